@@ -1,0 +1,22 @@
+// What the core needs to know about the GPU, read once when a handle is created.
+#pragma once
+
+#include <cstddef>
+
+namespace tcs {
+
+struct device_info {
+    int ordinal = 0;
+    int sm_count = 0;
+    int cc_major = 0, cc_minor = 0;
+    std::size_t smem_per_block_optin = 0;  // bytes a block may use after opting in
+    std::size_t smem_per_sm = 0;
+    std::size_t l2_bytes = 0;
+    int max_threads_per_sm = 0;
+};
+
+// Reads the current device's properties; throws tcs::error (not_initialized) when no
+// usable device or driver is present.
+device_info query_current_device();
+
+}  // namespace tcs

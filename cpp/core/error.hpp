@@ -1,0 +1,60 @@
+// Errors inside tcsparse's C++ core. The core throws tcs::error; the C layer (lib/)
+// turns it into a tcsStatus_t at the boundary. The numeric values of errc equal the
+// public statuses so that the conversion is a cast, but the core never includes the
+// public header.
+#pragma once
+
+#include <cuda_runtime_api.h>
+
+#include <exception>
+
+namespace tcs {
+
+enum class errc : int {
+    not_initialized        = 1,
+    alloc_failed           = 2,
+    invalid_value          = 3,
+    arch_mismatch          = 4,
+    execution_failed       = 6,
+    internal_error         = 7,
+    not_supported          = 10,
+    insufficient_resources = 11,
+};
+
+class error : public std::exception {
+public:
+    error(errc code, const char* what) noexcept : code_(code), what_(what) {}
+    errc code() const noexcept { return code_; }
+    const char* what() const noexcept override { return what_; }
+
+private:
+    errc code_;
+    const char* what_;  // always a string literal
+};
+
+[[noreturn]] inline void fail(errc code, const char* what) { throw error(code, what); }
+
+// The one place CUDA runtime errors become tcs errors.
+inline errc errc_from_cuda(cudaError_t e) noexcept {
+    switch (e) {
+    case cudaErrorMemoryAllocation: return errc::alloc_failed;
+    case cudaErrorNoDevice:
+    case cudaErrorInsufficientDriver:
+    case cudaErrorInitializationError: return errc::not_initialized;
+    case cudaErrorNoKernelImageForDevice:
+    case cudaErrorUnsupportedPtxVersion: return errc::arch_mismatch;
+    default: return errc::execution_failed;
+    }
+}
+
+inline void check_cuda(cudaError_t e, const char* what) {
+    if (e != cudaSuccess) {
+        (void)cudaGetLastError();  // clear a non-sticky error so the handle stays usable
+        throw error(errc_from_cuda(e), what);
+    }
+}
+
+// After a kernel launch: reports launch-configuration errors without synchronizing.
+inline void check_launch(const char* what) { check_cuda(cudaPeekAtLastError(), what); }
+
+}  // namespace tcs

@@ -1,0 +1,85 @@
+// Plain views of the caller's data that the core works on. The C layer fills them
+// from the public descriptors; kernels never see a descriptor.
+#pragma once
+
+#include <cuda_runtime_api.h>
+
+#include <cstdint>
+
+namespace tcs {
+
+enum class value_type { f32, f64, f16, bf16 };
+
+inline std::size_t size_of(value_type t) {
+    switch (t) {
+    case value_type::f32: return 4;
+    case value_type::f64: return 8;
+    default: return 2;
+    }
+}
+
+// A CSR matrix with 32-bit row offsets and column indices. `base` is 0 or 1 and
+// applies to both arrays. Column indices within a row may be unsorted.
+struct csr_view {
+    std::int64_t rows = 0, cols = 0, nnz = 0;
+    const int* row_ptr = nullptr;  // rows+1 entries (may be null when rows == 0 or nnz == 0 and rows == 0)
+    const int* col_idx = nullptr;  // nnz entries
+    const void* values = nullptr;  // nnz entries of `type`
+    value_type type = value_type::f32;
+    int base = 0;
+};
+
+// The output CSR matrix C of SpGEMM: arrays the caller allocated.
+struct csr_out {
+    std::int64_t rows = 0, cols = 0, nnz = 0;
+    int* row_ptr = nullptr;
+    int* col_idx = nullptr;
+    void* values = nullptr;
+    value_type type = value_type::f32;
+    int base = 0;
+};
+
+// A dense matrix. Element (i, j) is at values[i*ld + j] (row_major) or values[i + j*ld].
+struct dense_view {
+    std::int64_t rows = 0, cols = 0, ld = 0;
+    void* values = nullptr;
+    value_type type = value_type::f32;
+    bool row_major = true;
+};
+
+// alpha or beta after the pointer mode is resolved: either a value read on the host
+// at the call, or the address the kernel reads it from. The C layer builds these in
+// one place (it alone knows the pointer mode); kernels call get().
+template <class T>
+struct scalar {
+    T host = T(0);
+    const T* device = nullptr;
+    __host__ __device__ T get() const { return device ? *device : host; }
+};
+
+// Type-erased scalar as the C layer hands it to the core; `as<T>()` converts.
+struct scalar_arg {
+    const void* ptr = nullptr;  // host or device address of a value of the compute type
+    bool on_device = false;
+    value_type type = value_type::f32;
+
+    template <class T>
+    scalar<T> as() const {
+        scalar<T> s;
+        if (on_device) {
+            s.device = static_cast<const T*>(ptr);
+        } else {
+            s.host = type == value_type::f64 ? T(*static_cast<const double*>(ptr))
+                                             : T(*static_cast<const float*>(ptr));
+        }
+        return s;
+    }
+    // True only when the value is known on the host to be exactly zero.
+    bool is_host_zero() const {
+        if (on_device) return false;
+        return type == value_type::f64 ? *static_cast<const double*>(ptr) == 0.0
+                                       : *static_cast<const float*>(ptr) == 0.0f;
+    }
+};
+
+}  // namespace tcs

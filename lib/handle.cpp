@@ -1,0 +1,115 @@
+// Handle, stream, pointer mode, math mode, version and properties.
+#include "entry.hpp"
+#include "objects.hpp"
+
+#include <new>
+
+using namespace tcs::api;
+
+extern "C" TCS_API tcsStatus_t tcsCreate(tcsHandle_t* handle) try {
+    trace(__func__);
+    check_not_null(handle, 0, "handle");
+    *handle = nullptr;
+    // Read the device first: with no GPU nothing is allocated.
+    tcs::device_info device = tcs::query_current_device();
+    auto* h = new tcsContext();
+    h->device = device;
+    *handle = h;
+    return TCS_STATUS_SUCCESS;
+} catch (...) {
+    return status_from_exception(__func__);
+}
+
+extern "C" TCS_API tcsStatus_t tcsDestroy(tcsHandle_t handle) try {
+    trace(__func__);
+    if (handle == nullptr) return TCS_STATUS_SUCCESS;
+    check_handle(handle, 0);
+    handle->magic = 0;
+    delete handle;
+    return TCS_STATUS_SUCCESS;
+} catch (...) {
+    return status_from_exception(__func__);
+}
+
+extern "C" TCS_API tcsStatus_t tcsSetStream(tcsHandle_t handle, cudaStream_t streamId) try {
+    trace(__func__);
+    check_handle(handle, 0);
+    handle->stream = streamId;
+    return TCS_STATUS_SUCCESS;
+} catch (...) {
+    return status_from_exception(__func__);
+}
+
+extern "C" TCS_API tcsStatus_t tcsGetStream(tcsHandle_t handle, cudaStream_t* streamId) try {
+    trace(__func__);
+    check_handle(handle, 0);
+    check_not_null(streamId, 1, "streamId");
+    *streamId = handle->stream;
+    return TCS_STATUS_SUCCESS;
+} catch (...) {
+    return status_from_exception(__func__);
+}
+
+extern "C" TCS_API tcsStatus_t tcsSetPointerMode(tcsHandle_t handle, tcsPointerMode_t mode) try {
+    trace(__func__);
+    check_handle(handle, 0);
+    check_enum(mode, 1, "mode");
+    handle->pointer_mode = mode;
+    return TCS_STATUS_SUCCESS;
+} catch (...) {
+    return status_from_exception(__func__);
+}
+
+extern "C" TCS_API tcsStatus_t tcsGetPointerMode(tcsHandle_t handle, tcsPointerMode_t* mode) try {
+    trace(__func__);
+    check_handle(handle, 0);
+    check_not_null(mode, 1, "mode");
+    *mode = handle->pointer_mode;
+    return TCS_STATUS_SUCCESS;
+} catch (...) {
+    return status_from_exception(__func__);
+}
+
+extern "C" TCS_API tcsStatus_t tcsSetMathMode(tcsHandle_t handle, tcsMath_t mode) try {
+    trace(__func__);
+    check_handle(handle, 0);
+    check_enum(mode, 1, "mode");
+    handle->math_mode = mode;
+    return TCS_STATUS_SUCCESS;
+} catch (...) {
+    return status_from_exception(__func__);
+}
+
+extern "C" TCS_API tcsStatus_t tcsGetMathMode(tcsHandle_t handle, tcsMath_t* mode) try {
+    trace(__func__);
+    check_handle(handle, 0);
+    check_not_null(mode, 1, "mode");
+    *mode = handle->math_mode;
+    return TCS_STATUS_SUCCESS;
+} catch (...) {
+    return status_from_exception(__func__);
+}
+
+extern "C" TCS_API tcsStatus_t tcsGetVersion(tcsHandle_t handle, int* version) try {
+    trace(__func__);
+    (void)handle;  // the version does not depend on a handle; NULL is accepted
+    check_not_null(version, 1, "version");
+    *version = TCS_VERSION;
+    return TCS_STATUS_SUCCESS;
+} catch (...) {
+    return status_from_exception(__func__);
+}
+
+extern "C" TCS_API tcsStatus_t tcsGetProperty(libraryPropertyType type, int* value) try {
+    trace(__func__);
+    check_not_null(value, 1, "value");
+    switch (type) {
+    case MAJOR_VERSION: *value = TCS_VERSION_MAJOR; break;
+    case MINOR_VERSION: *value = TCS_VERSION_MINOR; break;
+    case PATCH_LEVEL: *value = TCS_VERSION_PATCH; break;
+    default: reject(0, "type", "is not MAJOR_VERSION, MINOR_VERSION or PATCH_LEVEL");
+    }
+    return TCS_STATUS_SUCCESS;
+} catch (...) {
+    return status_from_exception(__func__);
+}

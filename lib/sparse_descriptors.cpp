@@ -1,0 +1,298 @@
+// Sparse matrix descriptors: CSR, COO, BSR; create, get, set, destroy.
+#include "entry.hpp"
+#include "objects.hpp"
+#include "views.hpp"
+
+#include <cstdint>
+
+using namespace tcs::api;
+
+namespace {
+
+std::size_t index_bytes(tcsIndexType_t t) { return t == TCS_INDEX_16U ? 2 : t == TCS_INDEX_32I ? 4 : 8; }
+std::size_t value_bytes(cudaDataType t) { return t == CUDA_R_64F ? 8 : t == CUDA_R_32F ? 4 : 2; }
+bool aligned(const void* p, std::size_t bytes) {
+    return reinterpret_cast<std::uintptr_t>(p) % bytes == 0;
+}
+
+
+// Checks shared by CSR, COO and BSR creation. `slots` is rows*cols (elements or blocks).
+void check_common(std::int64_t rows, std::int64_t cols, std::int64_t nnz, tcsIndexType_t off_t,
+                  tcsIndexType_t col_t, tcsIndexBase_t base, cudaDataType vt, int first) {
+    check(rows >= 0, first, "rows", "must not be negative");
+    check(cols >= 0, first + 1, "cols", "must not be negative");
+    check(nnz >= 0, first + 2, "nnz", "must not be negative");
+    // nnz <= rows*cols, computed without overflow
+    check(rows == 0 || cols == 0 ? nnz == 0 : nnz / rows <= cols, first + 2, "nnz",
+          "exceeds rows*cols");
+    check_enum(off_t, first + 6, "offsetsType");
+    check_enum(col_t, first + 7, "colIndType");
+    check_enum(base, first + 8, "idxBase");
+    check(valid_data_type(vt), first + 9, "valueType", "is not CUDA_R_32F/64F/16F/16BF");
+}
+
+tcsSpMatDescr* make_csr(std::int64_t rows, std::int64_t cols, std::int64_t nnz, const void* rp,
+                        const void* ci, const void* val, tcsIndexType_t rp_t, tcsIndexType_t ci_t,
+                        tcsIndexBase_t base, cudaDataType vt, bool is_const) {
+    check_common(rows, cols, nnz, rp_t, ci_t, base, vt, 1);
+    check(rp_t != TCS_INDEX_16U, 7, "csrRowOffsetsType", "must be TCS_INDEX_32I or TCS_INDEX_64I");
+    check(nnz == 0 || rp != nullptr, 4, "csrRowOffsets", "must not be NULL when nnz > 0");
+    check(nnz == 0 || ci != nullptr, 5, "csrColInd", "must not be NULL when nnz > 0");
+    check(nnz == 0 || val != nullptr, 6, "csrValues", "must not be NULL when nnz > 0");
+    check(aligned(rp, index_bytes(rp_t)), 4, "csrRowOffsets", "is not aligned to its type");
+    check(aligned(ci, index_bytes(ci_t)), 5, "csrColInd", "is not aligned to its type");
+    check(aligned(val, value_bytes(vt)), 6, "csrValues", "is not aligned to its type");
+    auto* d = new tcsSpMatDescr();
+    d->is_const = is_const;
+    d->format = TCS_FORMAT_CSR;
+    d->rows = rows;
+    d->cols = cols;
+    d->nnz = nnz;
+    d->offsets = const_cast<void*>(rp);
+    d->columns = const_cast<void*>(ci);
+    d->values = const_cast<void*>(val);
+    d->offsets_type = rp_t;
+    d->columns_type = ci_t;
+    d->base = base;
+    d->value_type = vt;
+    return d;
+}
+
+}  // namespace
+
+extern "C" TCS_API tcsStatus_t tcsCreateCsr(tcsSpMatDescr_t* spMatDescr, int64_t rows,
+                                            int64_t cols, int64_t nnz, void* csrRowOffsets,
+                                            void* csrColInd, void* csrValues,
+                                            tcsIndexType_t csrRowOffsetsType,
+                                            tcsIndexType_t csrColIndType, tcsIndexBase_t idxBase,
+                                            cudaDataType valueType) try {
+    trace(__func__);
+    check_not_null(spMatDescr, 0, "spMatDescr");
+    *spMatDescr = make_csr(rows, cols, nnz, csrRowOffsets, csrColInd, csrValues,
+                           csrRowOffsetsType, csrColIndType, idxBase, valueType, false);
+    return TCS_STATUS_SUCCESS;
+} catch (...) {
+    return status_from_exception(__func__);
+}
+
+extern "C" TCS_API tcsStatus_t tcsCreateConstCsr(tcsConstSpMatDescr_t* spMatDescr, int64_t rows,
+                                                 int64_t cols, int64_t nnz,
+                                                 const void* csrRowOffsets, const void* csrColInd,
+                                                 const void* csrValues,
+                                                 tcsIndexType_t csrRowOffsetsType,
+                                                 tcsIndexType_t csrColIndType,
+                                                 tcsIndexBase_t idxBase,
+                                                 cudaDataType valueType) try {
+    trace(__func__);
+    check_not_null(spMatDescr, 0, "spMatDescr");
+    *spMatDescr = make_csr(rows, cols, nnz, csrRowOffsets, csrColInd, csrValues,
+                           csrRowOffsetsType, csrColIndType, idxBase, valueType, true);
+    return TCS_STATUS_SUCCESS;
+} catch (...) {
+    return status_from_exception(__func__);
+}
+
+extern "C" TCS_API tcsStatus_t tcsCreateCoo(tcsSpMatDescr_t* spMatDescr, int64_t rows,
+                                            int64_t cols, int64_t nnz, void* cooRowInd,
+                                            void* cooColInd, void* cooValues,
+                                            tcsIndexType_t cooIdxType, tcsIndexBase_t idxBase,
+                                            cudaDataType valueType) try {
+    trace(__func__);
+    check_not_null(spMatDescr, 0, "spMatDescr");
+    check(rows >= 0, 1, "rows", "must not be negative");
+    check(cols >= 0, 2, "cols", "must not be negative");
+    check(nnz >= 0, 3, "nnz", "must not be negative");
+    check(rows == 0 || cols == 0 ? nnz == 0 : nnz / rows <= cols, 3, "nnz", "exceeds rows*cols");
+    check_enum(cooIdxType, 7, "cooIdxType");
+    check_enum(idxBase, 8, "idxBase");
+    check(valid_data_type(valueType), 9, "valueType", "is not CUDA_R_32F/64F/16F/16BF");
+    check(nnz == 0 || cooRowInd != nullptr, 4, "cooRowInd", "must not be NULL when nnz > 0");
+    check(nnz == 0 || cooColInd != nullptr, 5, "cooColInd", "must not be NULL when nnz > 0");
+    check(nnz == 0 || cooValues != nullptr, 6, "cooValues", "must not be NULL when nnz > 0");
+    auto* d = new tcsSpMatDescr();
+    d->format = TCS_FORMAT_COO;
+    d->rows = rows;
+    d->cols = cols;
+    d->nnz = nnz;
+    d->offsets = cooRowInd;
+    d->columns = cooColInd;
+    d->values = cooValues;
+    d->offsets_type = d->columns_type = cooIdxType;
+    d->base = idxBase;
+    d->value_type = valueType;
+    *spMatDescr = d;
+    return TCS_STATUS_SUCCESS;
+} catch (...) {
+    return status_from_exception(__func__);
+}
+
+extern "C" TCS_API tcsStatus_t tcsCreateBsr(tcsSpMatDescr_t* spMatDescr, int64_t brows,
+                                            int64_t bcols, int64_t bnnz, int64_t rowBlockSize,
+                                            int64_t colBlockSize, void* bsrRowOffsets,
+                                            void* bsrColInd, void* bsrValues,
+                                            tcsIndexType_t bsrRowOffsetsType,
+                                            tcsIndexType_t bsrColIndType, tcsIndexBase_t idxBase,
+                                            cudaDataType valueType, tcsOrder_t order) try {
+    trace(__func__);
+    check_not_null(spMatDescr, 0, "spMatDescr");
+    check(brows >= 0, 1, "brows", "must not be negative");
+    check(bcols >= 0, 2, "bcols", "must not be negative");
+    check(bnnz >= 0, 3, "bnnz", "must not be negative");
+    check(brows == 0 || bcols == 0 ? bnnz == 0 : bnnz / brows <= bcols, 3, "bnnz",
+          "exceeds brows*bcols");
+    check(rowBlockSize >= 1, 4, "rowBlockSize", "must be positive");
+    check(colBlockSize >= 1, 5, "colBlockSize", "must be positive");
+    check_enum(bsrRowOffsetsType, 9, "bsrRowOffsetsType");
+    check(bsrRowOffsetsType != TCS_INDEX_16U, 9, "bsrRowOffsetsType", "must be 32I or 64I");
+    check_enum(bsrColIndType, 10, "bsrColIndType");
+    check_enum(idxBase, 11, "idxBase");
+    check(valid_data_type(valueType), 12, "valueType", "is not CUDA_R_32F/64F/16F/16BF");
+    check_enum(order, 13, "order");
+    check(bnnz == 0 || bsrRowOffsets != nullptr, 6, "bsrRowOffsets", "must not be NULL when bnnz > 0");
+    check(bnnz == 0 || bsrColInd != nullptr, 7, "bsrColInd", "must not be NULL when bnnz > 0");
+    check(bnnz == 0 || bsrValues != nullptr, 8, "bsrValues", "must not be NULL when bnnz > 0");
+    auto* d = new tcsSpMatDescr();
+    d->format = TCS_FORMAT_BSR;
+    d->rows = brows;
+    d->cols = bcols;
+    d->nnz = bnnz;
+    d->offsets = bsrRowOffsets;
+    d->columns = bsrColInd;
+    d->values = bsrValues;
+    d->offsets_type = bsrRowOffsetsType;
+    d->columns_type = bsrColIndType;
+    d->base = idxBase;
+    d->value_type = valueType;
+    d->row_block = rowBlockSize;
+    d->col_block = colBlockSize;
+    d->block_order = order;
+    *spMatDescr = d;
+    return TCS_STATUS_SUCCESS;
+} catch (...) {
+    return status_from_exception(__func__);
+}
+
+extern "C" TCS_API tcsStatus_t tcsDestroySpMat(tcsConstSpMatDescr_t spMatDescr) try {
+    trace(__func__);
+    if (spMatDescr == nullptr) return TCS_STATUS_SUCCESS;
+    auto* d = const_cast<tcsSpMatDescr*>(live_sparse(spMatDescr, 0, "spMatDescr"));
+    d->magic = 0;
+    delete d;
+    return TCS_STATUS_SUCCESS;
+} catch (...) {
+    return status_from_exception(__func__);
+}
+
+extern "C" TCS_API tcsStatus_t tcsSpMatGetSize(tcsConstSpMatDescr_t spMatDescr, int64_t* rows,
+                                               int64_t* cols, int64_t* nnz) try {
+    trace(__func__);
+    const tcsSpMatDescr* d = live_sparse(spMatDescr, 0, "spMatDescr");
+    check_not_null(rows, 1, "rows");
+    check_not_null(cols, 2, "cols");
+    check_not_null(nnz, 3, "nnz");
+    *rows = d->rows;
+    *cols = d->cols;
+    *nnz = d->nnz;
+    return TCS_STATUS_SUCCESS;
+} catch (...) {
+    return status_from_exception(__func__);
+}
+
+extern "C" TCS_API tcsStatus_t tcsSpMatGetFormat(tcsConstSpMatDescr_t spMatDescr,
+                                                 tcsFormat_t* format) try {
+    trace(__func__);
+    const tcsSpMatDescr* d = live_sparse(spMatDescr, 0, "spMatDescr");
+    check_not_null(format, 1, "format");
+    *format = d->format;
+    return TCS_STATUS_SUCCESS;
+} catch (...) {
+    return status_from_exception(__func__);
+}
+
+extern "C" TCS_API tcsStatus_t tcsSpMatGetIndexBase(tcsConstSpMatDescr_t spMatDescr,
+                                                    tcsIndexBase_t* idxBase) try {
+    trace(__func__);
+    const tcsSpMatDescr* d = live_sparse(spMatDescr, 0, "spMatDescr");
+    check_not_null(idxBase, 1, "idxBase");
+    *idxBase = d->base;
+    return TCS_STATUS_SUCCESS;
+} catch (...) {
+    return status_from_exception(__func__);
+}
+
+extern "C" TCS_API tcsStatus_t tcsSpMatGetValues(tcsSpMatDescr_t spMatDescr, void** values) try {
+    trace(__func__);
+    tcsSpMatDescr* d = live_sparse_mutable(spMatDescr, 0, "spMatDescr");
+    check_not_null(values, 1, "values");
+    *values = d->values;
+    return TCS_STATUS_SUCCESS;
+} catch (...) {
+    return status_from_exception(__func__);
+}
+
+extern "C" TCS_API tcsStatus_t tcsSpMatSetValues(tcsSpMatDescr_t spMatDescr, void* values) try {
+    trace(__func__);
+    tcsSpMatDescr* d = live_sparse_mutable(spMatDescr, 0, "spMatDescr");
+    check(d->nnz == 0 || values != nullptr, 1, "values", "must not be NULL when nnz > 0");
+    check(aligned(values, value_bytes(d->value_type)), 1, "values", "is not aligned to its type");
+    d->values = values;
+    return TCS_STATUS_SUCCESS;
+} catch (...) {
+    return status_from_exception(__func__);
+}
+
+extern "C" TCS_API tcsStatus_t tcsCsrGet(tcsSpMatDescr_t spMatDescr, int64_t* rows, int64_t* cols,
+                                         int64_t* nnz, void** csrRowOffsets, void** csrColInd,
+                                         void** csrValues, tcsIndexType_t* csrRowOffsetsType,
+                                         tcsIndexType_t* csrColIndType, tcsIndexBase_t* idxBase,
+                                         cudaDataType* valueType) try {
+    trace(__func__);
+    tcsSpMatDescr* d = live_sparse_mutable(spMatDescr, 0, "spMatDescr");
+    check(d->format == TCS_FORMAT_CSR, 0, "spMatDescr", "is not CSR");
+    check_not_null(rows, 1, "rows");
+    check_not_null(cols, 2, "cols");
+    check_not_null(nnz, 3, "nnz");
+    check_not_null(csrRowOffsets, 4, "csrRowOffsets");
+    check_not_null(csrColInd, 5, "csrColInd");
+    check_not_null(csrValues, 6, "csrValues");
+    check_not_null(csrRowOffsetsType, 7, "csrRowOffsetsType");
+    check_not_null(csrColIndType, 8, "csrColIndType");
+    check_not_null(idxBase, 9, "idxBase");
+    check_not_null(valueType, 10, "valueType");
+    *rows = d->rows;
+    *cols = d->cols;
+    *nnz = d->nnz;
+    *csrRowOffsets = d->offsets;
+    *csrColInd = d->columns;
+    *csrValues = d->values;
+    *csrRowOffsetsType = d->offsets_type;
+    *csrColIndType = d->columns_type;
+    *idxBase = d->base;
+    *valueType = d->value_type;
+    return TCS_STATUS_SUCCESS;
+} catch (...) {
+    return status_from_exception(__func__);
+}
+
+extern "C" TCS_API tcsStatus_t tcsCsrSetPointers(tcsSpMatDescr_t spMatDescr, void* csrRowOffsets,
+                                                 void* csrColInd, void* csrValues) try {
+    trace(__func__);
+    tcsSpMatDescr* d = live_sparse_mutable(spMatDescr, 0, "spMatDescr");
+    check(d->format == TCS_FORMAT_CSR, 0, "spMatDescr", "is not CSR");
+    check(d->rows == 0 || csrRowOffsets != nullptr, 1, "csrRowOffsets",
+          "must not be NULL when rows > 0");
+    check(d->nnz == 0 || csrColInd != nullptr, 2, "csrColInd", "must not be NULL when nnz > 0");
+    check(d->nnz == 0 || csrValues != nullptr, 3, "csrValues", "must not be NULL when nnz > 0");
+    check(aligned(csrRowOffsets, index_bytes(d->offsets_type)), 1, "csrRowOffsets",
+          "is not aligned to its type");
+    check(aligned(csrColInd, index_bytes(d->columns_type)), 2, "csrColInd",
+          "is not aligned to its type");
+    check(aligned(csrValues, value_bytes(d->value_type)), 3, "csrValues",
+          "is not aligned to its type");
+    d->offsets = csrRowOffsets;
+    d->columns = csrColInd;
+    d->values = csrValues;
+    return TCS_STATUS_SUCCESS;
+} catch (...) {
+    return status_from_exception(__func__);
+}

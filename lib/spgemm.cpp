@@ -1,0 +1,257 @@
+// tcsSpGEMM_*: argument checks and the protocol state machine. The descriptor
+// remembers the stage reached, the buffers given (they must live until copy) and the
+// structure of A and B the analysis saw; the plan in cpp/spgemm does the arithmetic.
+#include "entry.hpp"
+#include "objects.hpp"
+#include "views.hpp"
+
+#include "core/error.hpp"
+
+#include <algorithm>
+
+using namespace tcs::api;
+using stage = tcsSpGEMMDescr::stage;
+
+namespace {
+
+// A buffer size is never 0, so a buffer the caller allocated from it is never NULL
+// (a NULL buffer means "size query").
+constexpr std::size_t kMinBuffer = 256;
+std::size_t nonzero(std::size_t bytes) { return std::max(bytes, kMinBuffer); }
+
+tcsSpGEMMDescr* live_descr(tcsSpGEMMDescr_t d, int index) {
+    check(d != nullptr, index, "spgemmDescr", "must not be NULL");
+    check(d->magic == tcsSpGEMMDescr::kMagic, index, "spgemmDescr",
+          "is not a live SpGEMM descriptor", TCS_STATUS_NOT_INITIALIZED);
+    return d;
+}
+
+tcs::spgemm::algorithm algorithm_of(tcsSpGEMMAlg_t alg) {
+    switch (alg) {
+    case TCS_SPGEMM_ALG_TILE: return tcs::spgemm::algorithm::tile;
+    case TCS_SPGEMM_ALG_TILE_TC: return tcs::spgemm::algorithm::tile_tc;
+    default: return tcs::spgemm::algorithm::hash;  // every cuSPARSE value, and HASH
+    }
+}
+
+tcsSpGEMMShape shape_of(const tcsSpMatDescr& m) {
+    return {m.rows, m.cols, m.nnz, m.offsets, m.columns, m.base, m.value_type};
+}
+
+struct call {
+    tcsContext* handle;
+    const tcsSpMatDescr* a;
+    const tcsSpMatDescr* b;
+    tcsSpMatDescr* c;
+    tcsSpGEMMDescr* descr;
+    tcs::spgemm::problem problem;
+};
+
+// The checks every stage shares; argument positions follow the C signature.
+call check_call(tcsHandle_t handle, tcsOperation_t opA, tcsOperation_t opB, const void* alpha,
+                tcsConstSpMatDescr_t matA, tcsConstSpMatDescr_t matB, const void* beta,
+                tcsSpMatDescr_t matC, cudaDataType computeType, tcsSpGEMMAlg_t alg,
+                tcsSpGEMMDescr_t spgemmDescr) {
+    check_handle(handle, 0);
+    check_enum(opA, 1, "opA");
+    check_enum(opB, 2, "opB");
+    check_not_null(alpha, 3, "alpha");
+    const tcsSpMatDescr* a = live_sparse(matA, 4, "matA");
+    const tcsSpMatDescr* b = live_sparse(matB, 5, "matB");
+    check_not_null(beta, 6, "beta");
+    tcsSpMatDescr* c = live_sparse_mutable(matC, 7, "matC");
+    check(valid_data_type(computeType), 8, "computeType", "is not CUDA_R_32F/64F/16F/16BF");
+    check_enum(alg, 9, "alg");
+    tcsSpGEMMDescr* d = live_descr(spgemmDescr, 10);
+
+    check(opA == TCS_OPERATION_NON_TRANSPOSE, 1, "opA", "must be NON_TRANSPOSE",
+          TCS_STATUS_NOT_SUPPORTED);
+    check(opB == TCS_OPERATION_NON_TRANSPOSE, 2, "opB", "must be NON_TRANSPOSE",
+          TCS_STATUS_NOT_SUPPORTED);
+    check_csr32(*a, 4, "matA");
+    check_csr32(*b, 5, "matB");
+    check(c->format == TCS_FORMAT_CSR, 7, "matC", "must be CSR", TCS_STATUS_NOT_SUPPORTED);
+    check(c->offsets_type == TCS_INDEX_32I && c->columns_type == TCS_INDEX_32I, 7, "matC",
+          "must have 32-bit indices (TCS_INDEX_32I)", TCS_STATUS_NOT_SUPPORTED);
+    check(a->cols == b->rows, 5, "matB", "has rows != columns of matA");
+    check(c->rows == a->rows, 7, "matC", "has rows != rows of matA");
+    check(c->cols == b->cols, 7, "matC", "has columns != columns of matB");
+    check(computeType == CUDA_R_32F || computeType == CUDA_R_64F, 8, "computeType",
+          "must be CUDA_R_32F or CUDA_R_64F", TCS_STATUS_NOT_SUPPORTED);
+    check(a->value_type == computeType, 4, "matA", "value type differs from computeType",
+          TCS_STATUS_NOT_SUPPORTED);
+    check(b->value_type == computeType, 5, "matB", "value type differs from computeType",
+          TCS_STATUS_NOT_SUPPORTED);
+    check(c->value_type == computeType, 7, "matC", "value type differs from computeType",
+          TCS_STATUS_NOT_SUPPORTED);
+
+    call k{handle, a, b, c, d, {}};
+    k.problem.a = csr_view_of(*a);
+    k.problem.b = csr_view_of(*b);
+    k.problem.c_base = c->base == TCS_INDEX_BASE_ONE ? 1 : 0;
+    k.problem.compute = value_type_of(computeType);
+    k.problem.stream = handle->stream;
+    k.problem.device = &handle->device;
+    return k;
+}
+
+// Stages after workEstimation must see the algorithm and structure it saw.
+void check_same_as_analysis(const call& k, tcsSpGEMMAlg_t alg, stage needed, const char* what) {
+    check(k.descr->at >= needed && k.descr->plan != nullptr, 10, "spgemmDescr", what,
+          TCS_STATUS_NOT_INITIALIZED);
+    check(alg == k.descr->alg, 9, "alg", "differs from the algorithm given to workEstimation");
+    check(shape_of(*k.a) == k.descr->a, 4, "matA", "structure differs from workEstimation's");
+    check(shape_of(*k.b) == k.descr->b, 5, "matB", "structure differs from workEstimation's");
+}
+
+}  // namespace
+
+extern "C" TCS_API tcsStatus_t tcsSpGEMM_createDescr(tcsSpGEMMDescr_t* descr) try {
+    trace(__func__);
+    check_not_null(descr, 0, "descr");
+    *descr = new tcsSpGEMMDescr();
+    return TCS_STATUS_SUCCESS;
+} catch (...) {
+    return status_from_exception(__func__);
+}
+
+extern "C" TCS_API tcsStatus_t tcsSpGEMM_destroyDescr(tcsSpGEMMDescr_t descr) try {
+    trace(__func__);
+    if (descr == nullptr) return TCS_STATUS_SUCCESS;
+    live_descr(descr, 0);
+    descr->magic = 0;
+    delete descr;
+    return TCS_STATUS_SUCCESS;
+} catch (...) {
+    return status_from_exception(__func__);
+}
+
+extern "C" TCS_API tcsStatus_t tcsSpGEMM_workEstimation(
+    tcsHandle_t handle, tcsOperation_t opA, tcsOperation_t opB, const void* alpha,
+    tcsConstSpMatDescr_t matA, tcsConstSpMatDescr_t matB, const void* beta, tcsSpMatDescr_t matC,
+    cudaDataType computeType, tcsSpGEMMAlg_t alg, tcsSpGEMMDescr_t spgemmDescr,
+    size_t* bufferSize1, void* externalBuffer1) try {
+    trace(__func__);
+    call k = check_call(handle, opA, opB, alpha, matA, matB, beta, matC, computeType, alg,
+                        spgemmDescr);
+    check_not_null(bufferSize1, 11, "bufferSize1");
+    tcsSpGEMMDescr& d = *k.descr;
+    // workEstimation starts the protocol: a new algorithm means a new plan.
+    if (!d.plan || d.alg != alg) {
+        d.plan = tcs::spgemm::make_plan(algorithm_of(alg));
+        d.alg = alg;
+        d.at = stage::created;
+    }
+    const std::size_t needed = nonzero(d.plan->buffer1_size(k.problem));
+    if (externalBuffer1 == nullptr) {
+        *bufferSize1 = needed;
+        return TCS_STATUS_SUCCESS;
+    }
+    check(*bufferSize1 >= needed, 11, "bufferSize1", "is smaller than the size query returned");
+    d.at = stage::created;  // a failure below leaves the descriptor unanalysed
+    d.plan->work_estimation(k.problem, externalBuffer1);
+    d.buffer1 = externalBuffer1;
+    d.buffer2 = nullptr;
+    d.a = shape_of(*k.a);
+    d.b = shape_of(*k.b);
+    d.at = stage::estimated;
+    return TCS_STATUS_SUCCESS;
+} catch (...) {
+    return status_from_exception(__func__);
+}
+
+extern "C" TCS_API tcsStatus_t tcsSpGEMM_getNumProducts(tcsSpGEMMDescr_t spgemmDescr,
+                                                        int64_t* num_prods) try {
+    trace(__func__);
+    tcsSpGEMMDescr* d = live_descr(spgemmDescr, 0);
+    check_not_null(num_prods, 1, "num_prods");
+    check(d->at >= stage::estimated && d->plan, 0, "spgemmDescr",
+          "workEstimation has not run with a buffer", TCS_STATUS_NOT_INITIALIZED);
+    *num_prods = d->plan->num_products();
+    return TCS_STATUS_SUCCESS;
+} catch (...) {
+    return status_from_exception(__func__);
+}
+
+extern "C" TCS_API tcsStatus_t tcsSpGEMM_estimateMemory(
+    tcsHandle_t handle, tcsOperation_t opA, tcsOperation_t opB, const void* alpha,
+    tcsConstSpMatDescr_t matA, tcsConstSpMatDescr_t matB, const void* beta, tcsSpMatDescr_t matC,
+    cudaDataType computeType, tcsSpGEMMAlg_t alg, tcsSpGEMMDescr_t spgemmDescr,
+    float chunk_fraction, size_t* bufferSize3, void* externalBuffer3, size_t* bufferSize2) try {
+    trace(__func__);
+    call k = check_call(handle, opA, opB, alpha, matA, matB, beta, matC, computeType, alg,
+                        spgemmDescr);
+    check(chunk_fraction > 0.0f && chunk_fraction <= 1.0f, 11, "chunk_fraction",
+          "must lie in (0, 1]");
+    check_not_null(bufferSize3, 12, "bufferSize3");
+    check_same_as_analysis(k, alg, stage::estimated, "workEstimation has not run with a buffer");
+    if (externalBuffer3 == nullptr) {
+        *bufferSize3 = kMinBuffer;  // the hash algorithm needs no buffer3
+        return TCS_STATUS_SUCCESS;
+    }
+    check_not_null(bufferSize2, 14, "bufferSize2");
+    *bufferSize2 = nonzero(k.descr->plan->buffer2_size(k.problem));
+    return TCS_STATUS_SUCCESS;
+} catch (...) {
+    return status_from_exception(__func__);
+}
+
+extern "C" TCS_API tcsStatus_t tcsSpGEMM_compute(
+    tcsHandle_t handle, tcsOperation_t opA, tcsOperation_t opB, const void* alpha,
+    tcsConstSpMatDescr_t matA, tcsConstSpMatDescr_t matB, const void* beta, tcsSpMatDescr_t matC,
+    cudaDataType computeType, tcsSpGEMMAlg_t alg, tcsSpGEMMDescr_t spgemmDescr,
+    size_t* bufferSize2, void* externalBuffer2) try {
+    trace(__func__);
+    call k = check_call(handle, opA, opB, alpha, matA, matB, beta, matC, computeType, alg,
+                        spgemmDescr);
+    check_not_null(bufferSize2, 11, "bufferSize2");
+    check_same_as_analysis(k, alg, stage::estimated, "workEstimation has not run with a buffer");
+    tcsSpGEMMDescr& d = *k.descr;
+    const std::size_t needed = nonzero(d.plan->buffer2_size(k.problem));
+    if (externalBuffer2 == nullptr) {
+        *bufferSize2 = needed;
+        return TCS_STATUS_SUCCESS;
+    }
+    check(*bufferSize2 >= needed, 11, "bufferSize2", "is smaller than the size query returned");
+    d.plan->compute(k.problem, d.buffer1, externalBuffer2);
+    d.buffer2 = externalBuffer2;
+    k.c->nnz = d.plan->nnz_c();
+    d.at = stage::computed;
+    return TCS_STATUS_SUCCESS;
+} catch (...) {
+    return status_from_exception(__func__);
+}
+
+extern "C" TCS_API tcsStatus_t tcsSpGEMM_copy(tcsHandle_t handle, tcsOperation_t opA,
+                                              tcsOperation_t opB, const void* alpha,
+                                              tcsConstSpMatDescr_t matA,
+                                              tcsConstSpMatDescr_t matB, const void* beta,
+                                              tcsSpMatDescr_t matC, cudaDataType computeType,
+                                              tcsSpGEMMAlg_t alg,
+                                              tcsSpGEMMDescr_t spgemmDescr) try {
+    trace(__func__);
+    call k = check_call(handle, opA, opB, alpha, matA, matB, beta, matC, computeType, alg,
+                        spgemmDescr);
+    check_same_as_analysis(k, alg, stage::computed, "compute has not run with a buffer");
+    tcsSpGEMMDescr& d = *k.descr;
+    const tcsSpMatDescr& c = *k.c;
+    check(c.nnz == d.plan->nnz_c(), 7, "matC", "nnz differs from the one compute reported");
+    check(c.rows == 0 || c.offsets != nullptr, 7, "matC", "has no row offsets");
+    check(c.nnz == 0 || (c.columns != nullptr && c.values != nullptr), 7, "matC",
+          "has no column/value arrays (call tcsCsrSetPointers after compute)");
+    tcs::csr_out out;
+    out.rows = c.rows;
+    out.cols = c.cols;
+    out.nnz = c.nnz;
+    out.row_ptr = static_cast<int*>(c.offsets);
+    out.col_idx = static_cast<int*>(c.columns);
+    out.values = c.values;
+    out.type = value_type_of(c.value_type);
+    out.base = c.base == TCS_INDEX_BASE_ONE ? 1 : 0;
+    d.plan->copy(k.problem, d.buffer1, d.buffer2, scalar_of(*k.handle, alpha, computeType),
+                 scalar_of(*k.handle, beta, computeType), out);
+    d.at = stage::copied;
+    return TCS_STATUS_SUCCESS;
+} catch (...) {
+    return status_from_exception(__func__);
+}

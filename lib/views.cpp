@@ -1,0 +1,83 @@
+#include "views.hpp"
+
+#include "entry.hpp"
+
+#include "core/error.hpp"
+
+namespace tcs::api {
+
+const tcsSpMatDescr* live_sparse(tcsConstSpMatDescr_t d, int index, const char* name) {
+    check(d != nullptr, index, name, "must not be NULL");
+    check(d->magic == tcsSpMatDescr::kMagic, index, name, "is not a live sparse descriptor",
+          TCS_STATUS_NOT_INITIALIZED);
+    return d;
+}
+tcsSpMatDescr* live_sparse_mutable(tcsSpMatDescr_t d, int index, const char* name) {
+    live_sparse(d, index, name);
+    check(!d->is_const, index, name, "was created const");
+    return d;
+}
+const tcsDnMatDescr* live_dense(tcsConstDnMatDescr_t d, int index, const char* name) {
+    check(d != nullptr, index, name, "must not be NULL");
+    check(d->magic == tcsDnMatDescr::kMagic, index, name, "is not a live dense descriptor",
+          TCS_STATUS_NOT_INITIALIZED);
+    return d;
+}
+tcsDnMatDescr* live_dense_mutable(tcsDnMatDescr_t d, int index, const char* name) {
+    live_dense(d, index, name);
+    check(!d->is_const, index, name, "was created const");
+    return d;
+}
+
+tcs::value_type value_type_of(cudaDataType t) {
+    switch (t) {
+    case CUDA_R_32F: return tcs::value_type::f32;
+    case CUDA_R_64F: return tcs::value_type::f64;
+    case CUDA_R_16F: return tcs::value_type::f16;
+    case CUDA_R_16BF: return tcs::value_type::bf16;
+    default: break;
+    }
+    throw tcs::error(tcs::errc::internal_error, "value type not validated");
+}
+
+tcs::csr_view csr_view_of(const tcsSpMatDescr& d) {
+    tcs::csr_view v;
+    v.rows = d.rows;
+    v.cols = d.cols;
+    v.nnz = d.nnz;
+    v.row_ptr = static_cast<const int*>(d.offsets);
+    v.col_idx = static_cast<const int*>(d.columns);
+    v.values = d.values;
+    v.type = value_type_of(d.value_type);
+    v.base = d.base == TCS_INDEX_BASE_ONE ? 1 : 0;
+    return v;
+}
+
+tcs::dense_view dense_view_of(const tcsDnMatDescr& d) {
+    tcs::dense_view v;
+    v.rows = d.rows;
+    v.cols = d.cols;
+    v.ld = d.ld;
+    v.values = d.values;
+    v.type = value_type_of(d.value_type);
+    v.row_major = d.order == TCS_ORDER_ROW;
+    return v;
+}
+
+tcs::scalar_arg scalar_of(const tcsContext& h, const void* p, cudaDataType compute) {
+    tcs::scalar_arg s;
+    s.ptr = p;
+    s.on_device = h.pointer_mode == TCS_POINTER_MODE_DEVICE;
+    s.type = value_type_of(compute);
+    return s;
+}
+
+void check_csr32(const tcsSpMatDescr& d, int index, const char* name) {
+    check(d.format == TCS_FORMAT_CSR, index, name, "must be CSR", TCS_STATUS_NOT_SUPPORTED);
+    check(d.offsets_type == TCS_INDEX_32I && d.columns_type == TCS_INDEX_32I, index, name,
+          "must have 32-bit indices (TCS_INDEX_32I)", TCS_STATUS_NOT_SUPPORTED);
+    check(d.rows == 0 || d.offsets != nullptr, index, name,
+          "has no row offsets (NULL csrRowOffsets with rows > 0)");
+}
+
+}  // namespace tcs::api

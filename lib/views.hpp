@@ -1,0 +1,25 @@
+// From public descriptors to the core's plain views: the one place that knows both.
+// Also resolves the pointer mode of alpha/beta (the core only sees scalar_arg).
+#pragma once
+
+#include "objects.hpp"
+
+#include "core/types.hpp"
+
+namespace tcs::api {
+
+// Checks that a descriptor is live (not NULL, the right kind, not destroyed).
+const tcsSpMatDescr* live_sparse(tcsConstSpMatDescr_t d, int index, const char* name);
+tcsSpMatDescr* live_sparse_mutable(tcsSpMatDescr_t d, int index, const char* name);
+const tcsDnMatDescr* live_dense(tcsConstDnMatDescr_t d, int index, const char* name);
+tcsDnMatDescr* live_dense_mutable(tcsDnMatDescr_t d, int index, const char* name);
+
+tcs::value_type value_type_of(cudaDataType t);  // one of the four valid types
+tcs::csr_view csr_view_of(const tcsSpMatDescr& d);  // CSR with 32-bit indices
+tcs::dense_view dense_view_of(const tcsDnMatDescr& d);
+tcs::scalar_arg scalar_of(const tcsContext& h, const void* p, cudaDataType compute);
+
+// NOT_SUPPORTED unless CSR with 32-bit row offsets and column indices.
+void check_csr32(const tcsSpMatDescr& d, int index, const char* name);
+
+}  // namespace tcs::api

@@ -1,0 +1,128 @@
+/*
+ * Test and benchmark support for tcsparse, in C: host CSR matrices in double
+ * precision, a Matrix Market reader, matrix generators, the CPU reference products
+ * (the oracle of every GPU test), comparison with error bounds, device upload
+ * helpers and GPU detection. Shared by tests/ and bench/.
+ */
+#ifndef TCS_TEST_SUPPORT_H_
+#define TCS_TEST_SUPPORT_H_
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Exit code a test program returns when it cannot run here (no GPU): ctest's
+ * SKIP_RETURN_CODE. */
+#define TCST_SKIP 77
+
+/* A host CSR matrix, 0-based, double values, 32-bit indices. Columns in a row are
+ * sorted unless a function says otherwise. All arrays are malloc'ed. */
+typedef struct {
+    int64_t rows, cols, nnz;
+    int* row_ptr;  /* rows + 1 */
+    int* col_idx;  /* nnz */
+    double* val;   /* nnz */
+} tcst_csr;
+
+void tcst_csr_free(tcst_csr* m);
+/* Deep copy; returns 0 on success. */
+int tcst_csr_copy(const tcst_csr* src, tcst_csr* dst);
+/* Allocates an empty rows x cols matrix with room for nnz entries (row_ptr zeroed). */
+int tcst_csr_alloc(tcst_csr* m, int64_t rows, int64_t cols, int64_t nnz);
+
+/* ---- Random numbers: a fixed, portable generator (splitmix64 / xoshiro) ---- */
+typedef struct { uint64_t s[4]; } tcst_rng;
+void tcst_rng_seed(tcst_rng* r, uint64_t seed);
+uint64_t tcst_rng_next(tcst_rng* r);
+double tcst_rng_uniform(tcst_rng* r);          /* [0, 1) */
+double tcst_rng_symmetric(tcst_rng* r);        /* [-1, 1) */
+/* A seed from the clock and the process id, printed by tests so a failure can be
+ * reproduced with TCST_SEED=<value> in the environment (which it then returns). */
+uint64_t tcst_fresh_seed(void);
+
+/* ---- Matrix Market ----
+ * Reads a coordinate file (plain or .gz, the latter through `gzip -dc`, so no zlib
+ * dependency): real, integer or pattern; general, symmetric or skew-symmetric
+ * (expanded to full storage). Pattern entries get values from `pattern_seed`
+ * (uniform in [-1,1)) or 1.0 when pattern_seed is 0. Duplicates are summed. Complex
+ * and array files are rejected with a message in err. Returns 0 on success. */
+int tcst_mm_read(const char* path, uint64_t pattern_seed, tcst_csr* out, char* err, size_t errlen);
+
+/* Directory of the bundled/shared matrices: $TCS_MATRIX_DIR if set, else the
+ * compile-time default TCS_DEFAULT_MATRIX_DIR. */
+const char* tcst_matrix_dir(void);
+
+/* ---- Generators (values uniform in [-1,1) from seed; columns sorted) ---- */
+/* 3D 27-point stencil on nx*ny*nz nodes with dof unknowns per node (dof 1 or 3). */
+int tcst_gen_stencil27(int nx, int ny, int nz, int dof, uint64_t seed, tcst_csr* out);
+/* n x n banded matrix: entries j with |i - j| <= half_bandwidth. */
+int tcst_gen_banded(int64_t n, int half_bandwidth, uint64_t seed, tcst_csr* out);
+/* R-MAT power-law graph: 2^scale vertices, edge_factor * 2^scale edges drawn with
+ * probabilities (a, b, c, 1-a-b-c), duplicates merged, no self-loop removal. */
+int tcst_gen_rmat(int scale, int edge_factor, double a, double b, double c, uint64_t seed,
+                  tcst_csr* out);
+/* rows x cols with nnz_per_row distinct uniformly random columns in each row. */
+int tcst_gen_uniform(int64_t rows, int64_t cols, int nnz_per_row, uint64_t seed, tcst_csr* out);
+/* rows x cols made of block x block dense blocks, each present with probability
+ * block_density; inside a present block every entry is stored. */
+int tcst_gen_dense_blocks(int64_t rows, int64_t cols, int block, double block_density,
+                          uint64_t seed, tcst_csr* out);
+
+/* ---- Transformations for edge cases ---- */
+/* Shuffles column order within every row (values follow). */
+void tcst_csr_shuffle_columns(tcst_csr* m, uint64_t seed);
+/* Transpose (sorted output). */
+int tcst_csr_transpose(const tcst_csr* a, tcst_csr* out);
+
+/* ---- CPU reference (double), the oracle ----
+ * C = A * B with the symbolic pattern: every (i, j) reached by some product is stored,
+ * also when the values cancel to zero. Columns sorted. Inputs may have unsorted
+ * columns. Returns 0 on success. */
+int tcst_ref_spgemm(const tcst_csr* a, const tcst_csr* b, tcst_csr* c);
+/* Number of scalar products of A*B (sum over A's entries of the length of B's row). */
+int64_t tcst_ref_num_products(const tcst_csr* a, const tcst_csr* b);
+/* Dense C (m x n, column-major, ldc) = alpha * op(A) * op(B) + beta * C, where B is
+ * given column-major with ldb as stored (k x n, or n x k when trans_b), all double. */
+void tcst_ref_spmm(int trans_a, int trans_b, double alpha, const tcst_csr* a, const double* b,
+                   int64_t ldb, int64_t n, double beta, double* c, int64_t ldc);
+
+/* ---- Comparison ----
+ * Compares a CSR result downloaded from the GPU (row_ptr/col_idx with index base
+ * `base`, values float (is_double 0) or double (is_double 1)) with the reference:
+ * exact pattern, and per entry |x - ref| <= rtol * (sum over the products of |a*b|)
+ * when `mag` (the reference's per-entry magnitude, may be NULL: then |ref| + 1e-300
+ * is used, with an absolute floor of rtol). Writes a description of the first
+ * mismatch into msg. Returns 0 when equal within the bounds. */
+int tcst_compare_csr(const tcst_csr* ref, const double* mag, const int* row_ptr,
+                     const int* col_idx, const void* values, int is_double, int base,
+                     double rtol, char* msg, size_t msglen);
+/* Per-entry magnitude of the reference product: sum of |a_ik * b_kj| over the
+ * products that form C(i,j), in the order of ref's entries. Caller frees. */
+double* tcst_ref_spgemm_magnitude(const tcst_csr* a, const tcst_csr* b, const tcst_csr* ref);
+/* Dense comparison: max over entries of |x - ref| / (mag + tiny), with mag the sum of
+ * |products| per entry (pass NULL to use |ref|). Returns the worst ratio. */
+double tcst_compare_dense(const double* ref, const double* mag, const double* x, int64_t count);
+
+/* ---- Device helpers (CUDA runtime) ---- */
+/* 1 when a CUDA device is usable, 0 otherwise (any error counts as none). */
+int tcst_gpu_available(void);
+/* Uploads m to the device with index base `base`, values as float (is_double 0) or
+ * double. Returns 0 on success; *d_rp, *d_ci, *d_val are cudaMalloc'ed (NULL when the
+ * array is empty). */
+int tcst_csr_upload(const tcst_csr* m, int base, int is_double, int** d_rp, int** d_ci,
+                    void** d_val);
+/* cudaMalloc's bytes and fills them with the byte pattern 0xFF (NaN for floats, -1
+ * for ints) so unwritten outputs are caught. Returns NULL on failure or bytes == 0. */
+void* tcst_device_poisoned(size_t bytes);
+void tcst_device_free(void* p);
+/* Device memory currently in use on the device (total - free), for peak tracking. */
+size_t tcst_device_used_bytes(void);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* TCS_TEST_SUPPORT_H_ */
