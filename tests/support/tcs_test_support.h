@@ -32,6 +32,11 @@ void tcst_csr_free(tcst_csr* m);
 int tcst_csr_copy(const tcst_csr* src, tcst_csr* dst);
 /* Allocates an empty rows x cols matrix with room for nnz entries (row_ptr zeroed). */
 int tcst_csr_alloc(tcst_csr* m, int64_t rows, int64_t cols, int64_t nnz);
+/* Checks that m is a valid 0-based CSR matrix: row_ptr[0] == 0, nondecreasing,
+ * row_ptr[rows] == nnz, columns in [0, cols), and with strictly_sorted columns
+ * strictly increasing in each row (sorted, no duplicates). Returns 0 when valid, else
+ * describes the first problem in msg. */
+int tcst_csr_check(const tcst_csr* m, int strictly_sorted, char* msg, size_t msglen);
 
 /* ---- Random numbers: a fixed, portable generator (splitmix64 / xoshiro) ---- */
 typedef struct { uint64_t s[4]; } tcst_rng;
@@ -39,6 +44,7 @@ void tcst_rng_seed(tcst_rng* r, uint64_t seed);
 uint64_t tcst_rng_next(tcst_rng* r);
 double tcst_rng_uniform(tcst_rng* r);          /* [0, 1) */
 double tcst_rng_symmetric(tcst_rng* r);        /* [-1, 1) */
+uint64_t tcst_rng_below(tcst_rng* r, uint64_t n); /* uniform in [0, n), unbiased; 0 if n == 0 */
 /* A seed from the clock and the process id, printed by tests so a failure can be
  * reproduced with TCST_SEED=<value> in the environment (which it then returns). */
 uint64_t tcst_fresh_seed(void);
@@ -88,6 +94,8 @@ int64_t tcst_ref_num_products(const tcst_csr* a, const tcst_csr* b);
  * given column-major with ldb as stored (k x n, or n x k when trans_b), all double. */
 void tcst_ref_spmm(int trans_a, int trans_b, double alpha, const tcst_csr* a, const double* b,
                    int64_t ldb, int64_t n, double beta, double* c, int64_t ldc);
+/* (The per-entry magnitude of an SpMM, for tcst_compare_dense, is tcst_ref_spmm run on
+ * |A|, |B|, |alpha|, |beta| and |C|.) */
 
 /* ---- Comparison ----
  * Compares a CSR result downloaded from the GPU (row_ptr/col_idx with index base
@@ -117,6 +125,8 @@ int tcst_csr_upload(const tcst_csr* m, int base, int is_double, int** d_rp, int*
 /* cudaMalloc's bytes and fills them with the byte pattern 0xFF (NaN for floats, -1
  * for ints) so unwritten outputs are caught. Returns NULL on failure or bytes == 0. */
 void* tcst_device_poisoned(size_t bytes);
+/* cudaMemcpy of bytes from device to host (synchronous). Returns 0 on success. */
+int tcst_device_download(void* host, const void* device, size_t bytes);
 void tcst_device_free(void* p);
 /* Device memory currently in use on the device (total - free), for peak tracking. */
 size_t tcst_device_used_bytes(void);
