@@ -1,4 +1,7 @@
-/*
+/**
+ * \file tcsparse.h
+ * \brief The public C API of tcsparse.
+ *
  * tcsparse: sparse matrix products on NVIDIA GPUs behind a C API that mirrors the
  * cuSPARSE generic API (names with "tcs" for "cusparse", same argument order, same
  * enum and status values, same two-phase size-query-then-compute protocol).
@@ -30,6 +33,7 @@
 #include <driver_types.h>  /* cudaStream_t */
 #include <library_types.h> /* cudaDataType, libraryPropertyType */
 
+/** \cond TCS_INTERNAL (the export marker is not part of the API reference) */
 #if defined(_WIN32)
 #  if defined(TCS_BUILDING_LIBRARY)
 #    define TCS_API __declspec(dllexport)
@@ -41,6 +45,7 @@
 #else
 #  define TCS_API
 #endif
+/** \endcond */
 
 #ifdef __cplusplus
 extern "C" {
@@ -50,15 +55,26 @@ extern "C" {
 /* Version                                                                            */
 /* ---------------------------------------------------------------------------------- */
 
+/** \defgroup tcs_version Version
+ *  \{ */
+
+/** Major version of this header; tcsGetProperty(MAJOR_VERSION, ...) gives the library's. */
 #define TCS_VERSION_MAJOR 0
+/** Minor version of this header. */
 #define TCS_VERSION_MINOR 1
+/** Patch level of this header. */
 #define TCS_VERSION_PATCH 0
 /** MAJOR*10000 + MINOR*100 + PATCH; compare with tcsGetVersion() at run time. */
 #define TCS_VERSION (TCS_VERSION_MAJOR * 10000 + TCS_VERSION_MINOR * 100 + TCS_VERSION_PATCH)
+/** \} */
 
 /* ---------------------------------------------------------------------------------- */
 /* Enumerations: every value equals the cuSPARSE / cuBLAS value of the same name      */
 /* ---------------------------------------------------------------------------------- */
+
+/** \defgroup tcs_enums Enumerations
+ *  Every value equals the cuSPARSE (or cuBLAS) value of the same name.
+ *  \{ */
 
 /** Status of every call. Values equal cusparseStatus_t. */
 typedef enum {
@@ -148,7 +164,9 @@ typedef enum {
     TCS_SPGEMM_ALG_TILE                 = 101, /**< tSparse family: 8x8 bitmap tiles on CUDA cores */
     TCS_SPGEMM_ALG_TILE_TC              = 102  /**< tSparse family: 8x8 bitmap tiles on tensor cores */
 } tcsSpGEMMAlg_t;
+/** cuSPARSE's spelling of TCS_SPGEMM_CSR_ALG_DETERMINISTIC. */
 #define TCS_SPGEMM_CSR_ALG_DETERMINITIC    TCS_SPGEMM_CSR_ALG_DETERMINISTIC
+/** cuSPARSE's spelling of TCS_SPGEMM_CSR_ALG_NONDETERMINISTIC. */
 #define TCS_SPGEMM_CSR_ALG_NONDETERMINITIC TCS_SPGEMM_CSR_ALG_NONDETERMINISTIC
 
 /**
@@ -172,38 +190,48 @@ typedef enum {
     TCS_SPMM_CSR_MERGE        = 101, /**< merge-spmm family: merge-path over rows and nonzeros */
     TCS_SPMM_BSR_TC           = 102  /**< SMaT family: BCSR blocks on tensor cores */
 } tcsSpMMAlg_t;
+/** \} */
 
 /* ---------------------------------------------------------------------------------- */
 /* Opaque objects                                                                     */
 /* ---------------------------------------------------------------------------------- */
 
+/** \defgroup tcs_objects Opaque objects
+ *  \{ */
+
+struct tcsContext;
 /** Library context: stream, pointer mode, math mode, device properties.
  *  Created by tcsCreate, destroyed by tcsDestroy. One handle per host thread. */
-struct tcsContext;
 typedef struct tcsContext* tcsHandle_t;
 
+struct tcsSpMatDescr;
 /** Sparse matrix descriptor: created by tcsCreateCsr/Coo/Bsr (or the Const variants),
  *  destroyed by tcsDestroySpMat. It stores the caller's pointers, never copies data. */
-struct tcsSpMatDescr;
 typedef struct tcsSpMatDescr*       tcsSpMatDescr_t;
+/** A sparse matrix descriptor the library only reads (inputs A and B). */
 typedef struct tcsSpMatDescr const* tcsConstSpMatDescr_t;
 
+struct tcsDnMatDescr;
 /** Dense matrix descriptor: created by tcsCreateDnMat / tcsCreateConstDnMat,
  *  destroyed by tcsDestroyDnMat. */
-struct tcsDnMatDescr;
 typedef struct tcsDnMatDescr*       tcsDnMatDescr_t;
+/** A dense matrix descriptor the library only reads (input B of SpMM). */
 typedef struct tcsDnMatDescr const* tcsConstDnMatDescr_t;
 
+struct tcsSpGEMMDescr;
 /** SpGEMM descriptor: remembers the stage of the protocol, the buffers given to
  *  workEstimation and compute (which must stay alive until tcsSpGEMM_copy has run),
  *  and what the algorithm learnt about A and B. Created by tcsSpGEMM_createDescr,
  *  destroyed by tcsSpGEMM_destroyDescr. */
-struct tcsSpGEMMDescr;
 typedef struct tcsSpGEMMDescr* tcsSpGEMMDescr_t;
+/** \} */
 
 /* ---------------------------------------------------------------------------------- */
 /* Errors and version                                                                 */
 /* ---------------------------------------------------------------------------------- */
+
+/** \defgroup tcs_errors Errors and version
+ *  \{ */
 
 /** The enumerator name of a status ("TCS_STATUS_INVALID_VALUE"); "TCS_STATUS_UNKNOWN"
  *  for a value outside the enum. Never NULL; the string is static. Thread-safe. */
@@ -220,10 +248,14 @@ TCS_API tcsStatus_t tcsGetVersion(tcsHandle_t handle, int* version);
 /** Writes MAJOR_VERSION, MINOR_VERSION or PATCH_LEVEL of the loaded library to *value.
  *  Needs no GPU. Statuses: SUCCESS; INVALID_VALUE for a NULL value or another type. */
 TCS_API tcsStatus_t tcsGetProperty(libraryPropertyType type, int* value);
+/** \} */
 
 /* ---------------------------------------------------------------------------------- */
 /* Handle                                                                             */
 /* ---------------------------------------------------------------------------------- */
+
+/** \defgroup tcs_handle Handle
+ *  \{ */
 
 /** Creates a handle on the current CUDA device: stream 0 (the legacy default stream),
  *  host pointer mode, TCS_DEFAULT_MATH. Reads the device's properties once (SM count,
@@ -258,10 +290,14 @@ TCS_API tcsStatus_t tcsSetMathMode(tcsHandle_t handle, tcsMath_t mode);
 
 /** Writes the handle's math mode to *mode. Statuses: SUCCESS; INVALID_VALUE. */
 TCS_API tcsStatus_t tcsGetMathMode(tcsHandle_t handle, tcsMath_t* mode);
+/** \} */
 
 /* ---------------------------------------------------------------------------------- */
 /* Sparse matrix descriptors                                                          */
 /* ---------------------------------------------------------------------------------- */
+
+/** \defgroup tcs_sparse Sparse matrix descriptors
+ *  \{ */
 
 /**
  * Describes a rows x cols CSR matrix with nnz stored entries in the caller's device
@@ -340,10 +376,14 @@ TCS_API tcsStatus_t tcsCsrGet(tcsSpMatDescr_t spMatDescr, int64_t* rows, int64_t
  *  is 0. Pointers must be aligned to their types (INVALID_VALUE otherwise). */
 TCS_API tcsStatus_t tcsCsrSetPointers(tcsSpMatDescr_t spMatDescr, void* csrRowOffsets,
                                       void* csrColInd, void* csrValues);
+/** \} */
 
 /* ---------------------------------------------------------------------------------- */
 /* Dense matrix descriptors                                                           */
 /* ---------------------------------------------------------------------------------- */
+
+/** \defgroup tcs_dense Dense matrix descriptors
+ *  \{ */
 
 /** Describes a rows x cols dense matrix in the caller's device array `values`,
  *  stored column-major (ld >= rows) or row-major (ld >= cols). Host only.
@@ -371,13 +411,16 @@ TCS_API tcsStatus_t tcsDnMatGetValues(tcsDnMatDescr_t dnMatDescr, void** values)
 
 /** Replaces the value array pointer. */
 TCS_API tcsStatus_t tcsDnMatSetValues(tcsDnMatDescr_t dnMatDescr, void* values);
+/** \} */
 
 /* ---------------------------------------------------------------------------------- */
 /* SpGEMM: C = alpha * op(A) * op(B) + beta * C                                       */
 /* ---------------------------------------------------------------------------------- */
 
 /**
+ * \defgroup tcs_spgemm SpGEMM: C = alpha * op(A) * op(B) + beta * C
  * The protocol, identical to cuSPARSE's:
+ * \code
  *   tcsSpGEMM_createDescr(&d);
  *   tcsSpGEMM_workEstimation(..., d, &size1, NULL);   // size query
  *   cudaMalloc(&buf1, size1);
@@ -389,6 +432,7 @@ TCS_API tcsStatus_t tcsDnMatSetValues(tcsDnMatDescr_t dnMatDescr, void* values);
  *   cudaMalloc C's column and value arrays;  tcsCsrSetPointers(C, rowPtrC, colC, valC);
  *   tcsSpGEMM_copy(..., d);                           // writes C
  *   free buf1, buf2;  tcsSpGEMM_destroyDescr(d);
+ * \endcode
  * Semantics shared by the four calls:
  *  - A (m x k), B (k x n) and C (m x n) are CSR with 32-bit indices; C is created with
  *    nnz 0, NULL column/value arrays, and its row-offset array may already be given.
@@ -412,6 +456,7 @@ TCS_API tcsStatus_t tcsDnMatSetValues(tcsDnMatDescr_t dnMatDescr, void* values);
  *    INSUFFICIENT_RESOURCES.
  *  - Column indices outside [base, base+cols) in A or B are undefined behaviour (they
  *    are not checked, as in cuSPARSE).
+ * \{
  */
 
 /** Creates an SpGEMM descriptor. Host only. Statuses: SUCCESS; INVALID_VALUE;
@@ -491,12 +536,14 @@ TCS_API tcsStatus_t tcsSpGEMM_copy(tcsHandle_t handle, tcsOperation_t opA, tcsOp
                                    tcsConstSpMatDescr_t matB, const void* beta,
                                    tcsSpMatDescr_t matC, cudaDataType computeType,
                                    tcsSpGEMMAlg_t alg, tcsSpGEMMDescr_t spgemmDescr);
+/** \} */
 
 /* ---------------------------------------------------------------------------------- */
 /* SpMM: C = alpha * op(A) * op(B) + beta * C, A sparse, B and C dense                 */
 /* ---------------------------------------------------------------------------------- */
 
 /**
+ * \defgroup tcs_spmm SpMM: C = alpha * op(A) * op(B) + beta * C, A sparse, B and C dense
  * Semantics shared by the three calls:
  *  - A is CSR with 32-bit indices, op(A) is m x k, op(B) k x n, C m x n. B and C may
  *    be row- or column-major with any leading dimension.
@@ -511,6 +558,7 @@ TCS_API tcsStatus_t tcsSpGEMM_copy(tcsHandle_t handle, tcsOperation_t opA, tcsOp
  *    range, dimensions that do not match, buffer NULL when the size is > 0);
  *    NOT_SUPPORTED (a format or type combination this version lacks);
  *    EXECUTION_FAILED.
+ * \{
  */
 
 /** Writes the bytes of external buffer the call needs to *bufferSize. Host only. */
@@ -538,6 +586,7 @@ TCS_API tcsStatus_t tcsSpMM(tcsHandle_t handle, tcsOperation_t opA, tcsOperation
                             const void* alpha, tcsConstSpMatDescr_t matA,
                             tcsConstDnMatDescr_t matB, const void* beta, tcsDnMatDescr_t matC,
                             cudaDataType computeType, tcsSpMMAlg_t alg, void* externalBuffer);
+/** \} */
 
 #ifdef __cplusplus
 }

@@ -1,0 +1,36 @@
+# Checks what libtcsparse_cusparse.so exports: only cusparse* names (so it can never
+# shadow anything but cuSPARSE), among them both halves of the shim (a forwarded
+# function and a generated NOT_SUPPORTED one), and the SONAME a preloader can name.
+# usage: cmake -DLIBRARY=<path> -DNM=<nm> -DREADELF=<readelf> -P check_exports.cmake
+execute_process(COMMAND ${NM} -D --defined-only ${LIBRARY}
+                OUTPUT_VARIABLE symbols RESULT_VARIABLE rc)
+if(NOT rc EQUAL 0)
+  message(FATAL_ERROR "${NM} failed on ${LIBRARY}")
+endif()
+string(REPLACE "\n" ";" lines "${symbols}")
+set(count 0)
+set(foreign "")
+foreach(line ${lines})
+  if(line MATCHES "^[0-9a-fA-F]+ [A-Za-z] (.+)$")
+    set(name "${CMAKE_MATCH_1}")
+    if(name MATCHES "^cusparse[A-Za-z0-9_]*$")
+      math(EXPR count "${count} + 1")
+    else()
+      list(APPEND foreign "${name}")
+    endif()
+  endif()
+endforeach()
+if(foreign)
+  message(FATAL_ERROR "exported symbols that are not cuSPARSE names: ${foreign}")
+endif()
+foreach(expected cusparseCreate cusparseSpGEMM_compute cusparseSpMM cusparseCreateCsr cusparseSpMV
+                 cusparseCreateCoo cusparseCreateDnVec cusparseSpGEMMreuse_compute)
+  if(NOT symbols MATCHES " ${expected}\n")
+    message(FATAL_ERROR "${expected} is not exported")
+  endif()
+endforeach()
+execute_process(COMMAND ${READELF} -d ${LIBRARY} OUTPUT_VARIABLE dynamic RESULT_VARIABLE rc)
+if(NOT rc EQUAL 0 OR NOT dynamic MATCHES "\\(SONAME\\)[^\n]*\\[libtcsparse_cusparse\\.so\\.0\\]")
+  message(FATAL_ERROR "SONAME is not libtcsparse_cusparse.so.0")
+endif()
+message(STATUS "libtcsparse_cusparse.so exports ${count} cusparse* functions and nothing else")
