@@ -14,6 +14,12 @@ std::size_t value_bytes(cudaDataType t) { return t == CUDA_R_64F ? 8 : t == CUDA
 bool aligned(const void* p, std::size_t bytes) {
     return reinterpret_cast<std::uintptr_t>(p) % bytes == 0;
 }
+// nnz <= rows*cols without overflow: nnz/rows rounded up must not exceed cols
+// (rounded down, 21 entries would fit a 4 x 5 matrix).
+bool fits(std::int64_t nnz, std::int64_t rows, std::int64_t cols) {
+    if (rows == 0 || cols == 0) return nnz == 0;
+    return nnz / rows + (nnz % rows != 0) <= cols;
+}
 
 
 // Checks shared by CSR, COO and BSR creation. `slots` is rows*cols (elements or blocks).
@@ -22,9 +28,7 @@ void check_common(std::int64_t rows, std::int64_t cols, std::int64_t nnz, tcsInd
     check(rows >= 0, first, "rows", "must not be negative");
     check(cols >= 0, first + 1, "cols", "must not be negative");
     check(nnz >= 0, first + 2, "nnz", "must not be negative");
-    // nnz <= rows*cols, computed without overflow
-    check(rows == 0 || cols == 0 ? nnz == 0 : nnz / rows <= cols, first + 2, "nnz",
-          "exceeds rows*cols");
+    check(fits(nnz, rows, cols), first + 2, "nnz", "exceeds rows*cols");
     check_enum(off_t, first + 6, "offsetsType");
     check_enum(col_t, first + 7, "colIndType");
     check_enum(base, first + 8, "idxBase");
@@ -102,7 +106,7 @@ extern "C" TCS_API tcsStatus_t tcsCreateCoo(tcsSpMatDescr_t* spMatDescr, int64_t
     check(rows >= 0, 1, "rows", "must not be negative");
     check(cols >= 0, 2, "cols", "must not be negative");
     check(nnz >= 0, 3, "nnz", "must not be negative");
-    check(rows == 0 || cols == 0 ? nnz == 0 : nnz / rows <= cols, 3, "nnz", "exceeds rows*cols");
+    check(fits(nnz, rows, cols), 3, "nnz", "exceeds rows*cols");
     check_enum(cooIdxType, 7, "cooIdxType");
     check_enum(idxBase, 8, "idxBase");
     check(valid_data_type(valueType), 9, "valueType", "is not CUDA_R_32F/64F/16F/16BF");
@@ -138,8 +142,7 @@ extern "C" TCS_API tcsStatus_t tcsCreateBsr(tcsSpMatDescr_t* spMatDescr, int64_t
     check(brows >= 0, 1, "brows", "must not be negative");
     check(bcols >= 0, 2, "bcols", "must not be negative");
     check(bnnz >= 0, 3, "bnnz", "must not be negative");
-    check(brows == 0 || bcols == 0 ? bnnz == 0 : bnnz / brows <= bcols, 3, "bnnz",
-          "exceeds brows*bcols");
+    check(fits(bnnz, brows, bcols), 3, "bnnz", "exceeds brows*bcols");
     check(rowBlockSize >= 1, 4, "rowBlockSize", "must be positive");
     check(colBlockSize >= 1, 5, "colBlockSize", "must be positive");
     check_enum(bsrRowOffsetsType, 9, "bsrRowOffsetsType");
