@@ -1,0 +1,347 @@
+/* Descriptor round trips through the public API, on the host: what is created is what
+ * the getters return, setters check alignment and NULL rules, const descriptors
+ * refuse writes, destroy accepts NULL. Descriptors store pointers only, so fake,
+ * aligned, never dereferenced addresses stand in for device arrays. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <cmocka.h>
+
+#include "tcsparse.h"
+#include "tcst_status.h"
+
+#define FAKE(addr) ((void*)(uintptr_t)(addr))
+#define RP FAKE(0x10000)
+#define CI FAKE(0x20000)
+#define VAL FAKE(0x30000)
+
+static void test_csr_round_trip(void** state) {
+    (void)state;
+    tcsSpMatDescr_t d = NULL;
+    assert_ok(tcsCreateCsr(&d, 5, 7, 12, RP, CI, VAL, TCS_INDEX_64I, TCS_INDEX_32I,
+                           TCS_INDEX_BASE_ONE, CUDA_R_64F));
+    assert_non_null(d);
+    int64_t rows = 0, cols = 0, nnz = 0;
+    void *rp = NULL, *ci = NULL, *val = NULL;
+    tcsIndexType_t rpt = TCS_INDEX_16U, cit = TCS_INDEX_16U;
+    tcsIndexBase_t base = TCS_INDEX_BASE_ZERO;
+    cudaDataType vt = CUDA_R_32F;
+    assert_ok(tcsCsrGet(d, &rows, &cols, &nnz, &rp, &ci, &val, &rpt, &cit, &base, &vt));
+    assert_int_equal(rows, 5);
+    assert_int_equal(cols, 7);
+    assert_int_equal(nnz, 12);
+    assert_ptr_equal(rp, RP);
+    assert_ptr_equal(ci, CI);
+    assert_ptr_equal(val, VAL);
+    assert_int_equal(rpt, TCS_INDEX_64I);
+    assert_int_equal(cit, TCS_INDEX_32I);
+    assert_int_equal(base, TCS_INDEX_BASE_ONE);
+    assert_int_equal(vt, CUDA_R_64F);
+
+    rows = cols = nnz = -1;
+    assert_ok(tcsSpMatGetSize(d, &rows, &cols, &nnz));
+    assert_int_equal(rows, 5);
+    assert_int_equal(cols, 7);
+    assert_int_equal(nnz, 12);
+    tcsFormat_t format = TCS_FORMAT_COO;
+    assert_ok(tcsSpMatGetFormat(d, &format));
+    assert_int_equal(format, TCS_FORMAT_CSR);
+    base = TCS_INDEX_BASE_ZERO;
+    assert_ok(tcsSpMatGetIndexBase(d, &base));
+    assert_int_equal(base, TCS_INDEX_BASE_ONE);
+
+    /* Values: set, get. */
+    assert_ok(tcsSpMatSetValues(d, FAKE(0x40000)));
+    val = NULL;
+    assert_ok(tcsSpMatGetValues(d, &val));
+    assert_ptr_equal(val, FAKE(0x40000));
+    assert_status(tcsSpMatSetValues(d, NULL), TCS_STATUS_INVALID_VALUE); /* nnz > 0 */
+    assert_status(tcsSpMatSetValues(d, FAKE(0x40004)), TCS_STATUS_INVALID_VALUE); /* fp64 */
+    val = NULL;
+    assert_ok(tcsSpMatGetValues(d, &val));
+    assert_ptr_equal(val, FAKE(0x40000)); /* the rejected calls changed nothing */
+
+    /* The const view of the same descriptor works for the read-only queries. */
+    tcsConstSpMatDescr_t cd = d;
+    assert_ok(tcsSpMatGetSize(cd, &rows, &cols, &nnz));
+    assert_ok(tcsDestroySpMat(d));
+}
+
+static void test_csr_set_pointers(void** state) {
+    (void)state;
+    tcsSpMatDescr_t d = NULL;
+    assert_ok(tcsCreateCsr(&d, 4, 4, 6, RP, CI, VAL, TCS_INDEX_32I, TCS_INDEX_64I,
+                           TCS_INDEX_BASE_ZERO, CUDA_R_32F));
+    assert_ok(tcsCsrSetPointers(d, FAKE(0x50004), FAKE(0x60008), FAKE(0x70004)));
+    int64_t rows, cols, nnz;
+    void *rp, *ci, *val;
+    tcsIndexType_t rpt, cit;
+    tcsIndexBase_t base;
+    cudaDataType vt;
+    assert_ok(tcsCsrGet(d, &rows, &cols, &nnz, &rp, &ci, &val, &rpt, &cit, &base, &vt));
+    assert_ptr_equal(rp, FAKE(0x50004));
+    assert_ptr_equal(ci, FAKE(0x60008));
+    assert_ptr_equal(val, FAKE(0x70004));
+
+    /* Alignment to each array's own type: 32-bit offsets, 64-bit columns, fp32 values. */
+    assert_status(tcsCsrSetPointers(d, FAKE(0x50002), CI, VAL), TCS_STATUS_INVALID_VALUE);
+    assert_status(tcsCsrSetPointers(d, RP, FAKE(0x60004), VAL), TCS_STATUS_INVALID_VALUE);
+    assert_status(tcsCsrSetPointers(d, RP, CI, FAKE(0x70002)), TCS_STATUS_INVALID_VALUE);
+    /* NULL: offsets with rows > 0, columns or values with nnz > 0. */
+    assert_status(tcsCsrSetPointers(d, NULL, CI, VAL), TCS_STATUS_INVALID_VALUE);
+    assert_status(tcsCsrSetPointers(d, RP, NULL, VAL), TCS_STATUS_INVALID_VALUE);
+    assert_status(tcsCsrSetPointers(d, RP, CI, NULL), TCS_STATUS_INVALID_VALUE);
+    assert_status(tcsCsrSetPointers(NULL, RP, CI, VAL), TCS_STATUS_INVALID_VALUE);
+    /* Nothing changed. */
+    assert_ok(tcsCsrGet(d, &rows, &cols, &nnz, &rp, &ci, &val, &rpt, &cit, &base, &vt));
+    assert_ptr_equal(rp, FAKE(0x50004));
+    assert_ptr_equal(ci, FAKE(0x60008));
+    assert_ptr_equal(val, FAKE(0x70004));
+    assert_ok(tcsDestroySpMat(d));
+
+    /* fp16 values need 2-byte alignment only. */
+    assert_ok(tcsCreateCsr(&d, 4, 4, 6, RP, CI, VAL, TCS_INDEX_32I, TCS_INDEX_32I,
+                           TCS_INDEX_BASE_ZERO, CUDA_R_16F));
+    assert_ok(tcsCsrSetPointers(d, RP, CI, FAKE(0x70002)));
+    assert_status(tcsCsrSetPointers(d, RP, CI, FAKE(0x70001)), TCS_STATUS_INVALID_VALUE);
+    assert_ok(tcsDestroySpMat(d));
+}
+
+/* The output C of SpGEMM: nnz 0, NULL columns and values, with or without offsets. */
+static void test_empty_output_matrix(void** state) {
+    (void)state;
+    tcsSpMatDescr_t c = NULL;
+    assert_ok(tcsCreateCsr(&c, 100, 80, 0, RP, NULL, NULL, TCS_INDEX_32I, TCS_INDEX_32I,
+                           TCS_INDEX_BASE_ZERO, CUDA_R_32F));
+    int64_t rows, cols, nnz = -1;
+    assert_ok(tcsSpMatGetSize(c, &rows, &cols, &nnz));
+    assert_int_equal(nnz, 0);
+    void* val = VAL;
+    assert_ok(tcsSpMatGetValues(c, &val));
+    assert_null(val);
+    assert_ok(tcsSpMatSetValues(c, NULL)); /* allowed while nnz is 0 */
+    /* The usual sequence after compute: the offsets stay, columns and values arrive;
+     * with nnz 0 they may stay NULL. */
+    assert_ok(tcsCsrSetPointers(c, RP, NULL, NULL));
+    assert_ok(tcsCsrSetPointers(c, RP, CI, VAL));
+    assert_ok(tcsDestroySpMat(c));
+
+    assert_ok(tcsCreateCsr(&c, 100, 80, 0, NULL, NULL, NULL, TCS_INDEX_32I, TCS_INDEX_32I,
+                           TCS_INDEX_BASE_ONE, CUDA_R_64F));
+    assert_ok(tcsDestroySpMat(c));
+    /* A 0 x 0 matrix needs no array at all. */
+    assert_ok(tcsCreateCsr(&c, 0, 0, 0, NULL, NULL, NULL, TCS_INDEX_32I, TCS_INDEX_32I,
+                           TCS_INDEX_BASE_ZERO, CUDA_R_32F));
+    assert_ok(tcsCsrSetPointers(c, NULL, NULL, NULL));
+    assert_ok(tcsDestroySpMat(c));
+}
+
+static void test_const_csr_refuses_writes(void** state) {
+    (void)state;
+    tcsConstSpMatDescr_t d = NULL;
+    assert_ok(tcsCreateConstCsr(&d, 3, 3, 4, RP, CI, VAL, TCS_INDEX_32I, TCS_INDEX_32I,
+                                TCS_INDEX_BASE_ZERO, CUDA_R_32F));
+    int64_t rows = 0, cols = 0, nnz = 0;
+    assert_ok(tcsSpMatGetSize(d, &rows, &cols, &nnz));
+    assert_int_equal(rows, 3);
+    assert_int_equal(nnz, 4);
+    tcsFormat_t format;
+    assert_ok(tcsSpMatGetFormat(d, &format));
+    assert_int_equal(format, TCS_FORMAT_CSR);
+    tcsIndexBase_t base;
+    assert_ok(tcsSpMatGetIndexBase(d, &base));
+    assert_int_equal(base, TCS_INDEX_BASE_ZERO);
+
+    /* A caller that casts const away still cannot write or get writable pointers. */
+    tcsSpMatDescr_t w = (tcsSpMatDescr_t)(uintptr_t)d;
+    void* val = NULL;
+    void *rp, *ci;
+    tcsIndexType_t rpt, cit;
+    cudaDataType vt;
+    assert_status(tcsSpMatGetValues(w, &val), TCS_STATUS_INVALID_VALUE);
+    assert_null(val);
+    assert_status(tcsSpMatSetValues(w, FAKE(0x40000)), TCS_STATUS_INVALID_VALUE);
+    assert_status(tcsCsrGet(w, &rows, &cols, &nnz, &rp, &ci, &val, &rpt, &cit, &base, &vt),
+                  TCS_STATUS_INVALID_VALUE);
+    assert_status(tcsCsrSetPointers(w, RP, CI, VAL), TCS_STATUS_INVALID_VALUE);
+    assert_ok(tcsDestroySpMat(d));
+}
+
+static void test_coo_and_bsr(void** state) {
+    (void)state;
+    tcsSpMatDescr_t coo = NULL, bsr = NULL;
+    assert_ok(tcsCreateCoo(&coo, 6, 9, 10, RP, CI, VAL, TCS_INDEX_64I, TCS_INDEX_BASE_ONE,
+                           CUDA_R_16BF));
+    int64_t rows, cols, nnz;
+    assert_ok(tcsSpMatGetSize(coo, &rows, &cols, &nnz));
+    assert_int_equal(rows, 6);
+    assert_int_equal(cols, 9);
+    assert_int_equal(nnz, 10);
+    tcsFormat_t format = TCS_FORMAT_CSR;
+    assert_ok(tcsSpMatGetFormat(coo, &format));
+    assert_int_equal(format, TCS_FORMAT_COO);
+    tcsIndexBase_t base;
+    assert_ok(tcsSpMatGetIndexBase(coo, &base));
+    assert_int_equal(base, TCS_INDEX_BASE_ONE);
+    void* val = NULL;
+    assert_ok(tcsSpMatGetValues(coo, &val));
+    assert_ptr_equal(val, VAL);
+    /* CSR-only calls refuse a COO descriptor. */
+    void *rp, *ci;
+    tcsIndexType_t rpt, cit;
+    cudaDataType vt;
+    assert_status(tcsCsrGet(coo, &rows, &cols, &nnz, &rp, &ci, &val, &rpt, &cit, &base, &vt),
+                  TCS_STATUS_INVALID_VALUE);
+    assert_status(tcsCsrSetPointers(coo, RP, CI, VAL), TCS_STATUS_INVALID_VALUE);
+
+    /* BSR sizes are in blocks. */
+    assert_ok(tcsCreateBsr(&bsr, 4, 5, 7, 3, 2, RP, CI, VAL, TCS_INDEX_32I, TCS_INDEX_32I,
+                           TCS_INDEX_BASE_ZERO, CUDA_R_32F, TCS_ORDER_ROW));
+    assert_ok(tcsSpMatGetSize(bsr, &rows, &cols, &nnz));
+    assert_int_equal(rows, 4);
+    assert_int_equal(cols, 5);
+    assert_int_equal(nnz, 7);
+    assert_ok(tcsSpMatGetFormat(bsr, &format));
+    assert_int_equal(format, TCS_FORMAT_BSR);
+    assert_status(tcsCsrSetPointers(bsr, RP, CI, VAL), TCS_STATUS_INVALID_VALUE);
+    assert_ok(tcsSpMatSetValues(bsr, FAKE(0x80000)));
+    assert_ok(tcsSpMatGetValues(bsr, &val));
+    assert_ptr_equal(val, FAKE(0x80000));
+
+    assert_ok(tcsDestroySpMat(coo));
+    assert_ok(tcsDestroySpMat(bsr));
+}
+
+static void test_dense_round_trip(void** state) {
+    (void)state;
+    tcsDnMatDescr_t d = NULL;
+    assert_ok(tcsCreateDnMat(&d, 10, 3, 12, VAL, CUDA_R_64F, TCS_ORDER_COL));
+    int64_t rows = 0, cols = 0, ld = 0;
+    void* val = NULL;
+    cudaDataType vt = CUDA_R_32F;
+    tcsOrder_t order = TCS_ORDER_ROW;
+    assert_ok(tcsDnMatGet(d, &rows, &cols, &ld, &val, &vt, &order));
+    assert_int_equal(rows, 10);
+    assert_int_equal(cols, 3);
+    assert_int_equal(ld, 12);
+    assert_ptr_equal(val, VAL);
+    assert_int_equal(vt, CUDA_R_64F);
+    assert_int_equal(order, TCS_ORDER_COL);
+    assert_ok(tcsDnMatSetValues(d, FAKE(0x90000)));
+    assert_ok(tcsDnMatGetValues(d, &val));
+    assert_ptr_equal(val, FAKE(0x90000));
+    assert_status(tcsDnMatSetValues(d, NULL), TCS_STATUS_INVALID_VALUE); /* non-empty */
+    assert_ok(tcsDnMatGetValues(d, &val));
+    assert_ptr_equal(val, FAKE(0x90000));
+    assert_ok(tcsDestroyDnMat(d));
+
+    /* The leading dimension bounds the stored dimension: rows for column-major,
+     * columns for row-major. */
+    assert_ok(tcsCreateDnMat(&d, 10, 3, 3, VAL, CUDA_R_32F, TCS_ORDER_ROW));
+    assert_ok(tcsDnMatGet(d, &rows, &cols, &ld, &val, &vt, &order));
+    assert_int_equal(order, TCS_ORDER_ROW);
+    assert_int_equal(ld, 3);
+    assert_ok(tcsDestroyDnMat(d));
+    d = FAKE(0x1230);
+    assert_status(tcsCreateDnMat(&d, 10, 3, 9, VAL, CUDA_R_32F, TCS_ORDER_COL),
+                  TCS_STATUS_INVALID_VALUE);
+    assert_status(tcsCreateDnMat(&d, 10, 3, 2, VAL, CUDA_R_32F, TCS_ORDER_ROW),
+                  TCS_STATUS_INVALID_VALUE);
+    assert_ptr_equal(d, FAKE(0x1230)); /* untouched by the rejected calls */
+
+    /* An empty matrix needs no array. */
+    assert_ok(tcsCreateDnMat(&d, 0, 5, 1, NULL, CUDA_R_32F, TCS_ORDER_COL));
+    assert_ok(tcsDnMatSetValues(d, NULL));
+    assert_ok(tcsDestroyDnMat(d));
+}
+
+static void test_const_dense_refuses_writes(void** state) {
+    (void)state;
+    tcsConstDnMatDescr_t d = NULL;
+    assert_ok(tcsCreateConstDnMat(&d, 4, 4, 4, VAL, CUDA_R_16F, TCS_ORDER_COL));
+    tcsDnMatDescr_t w = (tcsDnMatDescr_t)(uintptr_t)d;
+    int64_t rows, cols, ld;
+    void* val = NULL;
+    cudaDataType vt;
+    tcsOrder_t order;
+    assert_status(tcsDnMatGet(w, &rows, &cols, &ld, &val, &vt, &order), TCS_STATUS_INVALID_VALUE);
+    assert_status(tcsDnMatGetValues(w, &val), TCS_STATUS_INVALID_VALUE);
+    assert_null(val);
+    assert_status(tcsDnMatSetValues(w, FAKE(0x90000)), TCS_STATUS_INVALID_VALUE);
+    assert_ok(tcsDestroyDnMat(d));
+}
+
+static void test_destroy_null(void** state) {
+    (void)state;
+    assert_ok(tcsDestroySpMat(NULL));
+    assert_ok(tcsDestroyDnMat(NULL));
+    assert_ok(tcsSpGEMM_destroyDescr(NULL));
+    assert_ok(tcsDestroy(NULL));
+}
+
+static void test_spgemm_descriptor(void** state) {
+    (void)state;
+    tcsSpGEMMDescr_t d = NULL;
+    assert_ok(tcsSpGEMM_createDescr(&d));
+    assert_non_null(d);
+    int64_t products = -7;
+    assert_status(tcsSpGEMM_getNumProducts(d, &products), TCS_STATUS_NOT_INITIALIZED);
+    assert_int_equal(products, -7);
+    tcsSpGEMMDescr_t d2 = NULL;
+    assert_ok(tcsSpGEMM_createDescr(&d2));
+    assert_true(d2 != d);
+    assert_ok(tcsSpGEMM_destroyDescr(d));
+    assert_ok(tcsSpGEMM_destroyDescr(d2));
+}
+
+/* Descriptors of one kind passed where another is expected are recognised, not used. */
+static void test_wrong_kind_of_descriptor(void** state) {
+    (void)state;
+    tcsDnMatDescr_t dense = NULL;
+    tcsSpMatDescr_t sparse = NULL;
+    tcsSpGEMMDescr_t spgemm = NULL;
+    assert_ok(tcsCreateDnMat(&dense, 4, 4, 4, VAL, CUDA_R_32F, TCS_ORDER_COL));
+    assert_ok(tcsCreateCsr(&sparse, 4, 4, 4, RP, CI, VAL, TCS_INDEX_32I, TCS_INDEX_32I,
+                           TCS_INDEX_BASE_ZERO, CUDA_R_32F));
+    assert_ok(tcsSpGEMM_createDescr(&spgemm));
+    int64_t rows, cols, nnz;
+    void* val;
+    assert_status(tcsSpMatGetSize((tcsConstSpMatDescr_t)(void*)dense, &rows, &cols, &nnz),
+                  TCS_STATUS_NOT_INITIALIZED);
+    assert_status(tcsSpMatGetValues((tcsSpMatDescr_t)(void*)spgemm, &val),
+                  TCS_STATUS_NOT_INITIALIZED);
+    assert_status(tcsDnMatGetValues((tcsDnMatDescr_t)(void*)sparse, &val),
+                  TCS_STATUS_NOT_INITIALIZED);
+    assert_status(tcsSpGEMM_getNumProducts((tcsSpGEMMDescr_t)(void*)dense, &nnz),
+                  TCS_STATUS_NOT_INITIALIZED);
+    assert_status(tcsDestroySpMat((tcsConstSpMatDescr_t)(void*)dense), TCS_STATUS_NOT_INITIALIZED);
+    assert_status(tcsDestroyDnMat((tcsConstDnMatDescr_t)(void*)sparse), TCS_STATUS_NOT_INITIALIZED);
+    assert_status(tcsSpGEMM_destroyDescr((tcsSpGEMMDescr_t)(void*)sparse),
+                  TCS_STATUS_NOT_INITIALIZED);
+    /* ... and the objects are intact afterwards. */
+    assert_ok(tcsSpMatGetSize(sparse, &rows, &cols, &nnz));
+    assert_int_equal(nnz, 4);
+    assert_ok(tcsDnMatGetValues(dense, &val));
+    assert_ptr_equal(val, VAL);
+    assert_ok(tcsDestroyDnMat(dense));
+    assert_ok(tcsDestroySpMat(sparse));
+    assert_ok(tcsSpGEMM_destroyDescr(spgemm));
+}
+
+int main(void) {
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_csr_round_trip),
+        cmocka_unit_test(test_csr_set_pointers),
+        cmocka_unit_test(test_empty_output_matrix),
+        cmocka_unit_test(test_const_csr_refuses_writes),
+        cmocka_unit_test(test_coo_and_bsr),
+        cmocka_unit_test(test_dense_round_trip),
+        cmocka_unit_test(test_const_dense_refuses_writes),
+        cmocka_unit_test(test_destroy_null),
+        cmocka_unit_test(test_spgemm_descriptor),
+        cmocka_unit_test(test_wrong_kind_of_descriptor),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

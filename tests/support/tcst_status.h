@@ -1,0 +1,19 @@
+/*
+ * cmocka assertions on tcsparse statuses, for the tests (bench/ does not use cmocka).
+ * Include after <cmocka.h> and "tcsparse.h". A failure names the call and both
+ * statuses, e.g. "tcsCsrSetPointers(d, NULL, CI, VAL) returned TCS_STATUS_SUCCESS,
+ * expected TCS_STATUS_INVALID_VALUE".
+ */
+#ifndef TCST_STATUS_H_
+#define TCST_STATUS_H_
+
+#define assert_status(call, expected)                                                    \
+    do {                                                                                 \
+        const tcsStatus_t got_ = (call);                                                 \
+        if (got_ != (expected))                                                          \
+            fail_msg("%s returned %s, expected %s", #call, tcsGetErrorName(got_),        \
+                     tcsGetErrorName(expected));                                         \
+    } while (0)
+#define assert_ok(call) assert_status(call, TCS_STATUS_SUCCESS)
+
+#endif /* TCST_STATUS_H_ */
