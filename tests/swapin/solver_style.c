@@ -139,6 +139,7 @@ int main(void) {
     CHECK_CUDA(cudaMemcpy(d_scalars, scalars, sizeof scalars, cudaMemcpyHostToDevice));
     const double* alpha = d_scalars;
     const double* beta = d_scalars + 1;
+    /* [petsc] */
     CHECK_CUSPARSE(cusparseSetPointerMode(handle, CUSPARSE_POINTER_MODE_DEVICE));
 
     CHECK_CUSPARSE(cusparseCreateCsr(&mat_a, m, k, a.nnz, da.row_ptr, da.col_idx, da.val,
@@ -179,6 +180,7 @@ int main(void) {
     CHECK_CUSPARSE(cusparseCsrSetPointers(mat_c, c_rp, c_ci, c_val));
     CHECK_CUSPARSE(cusparseSpGEMM_copy(handle, op, op, alpha, mat_a, mat_p, beta, mat_c,
                                        CUDA_R_64F, CUSPARSE_SPGEMM_DEFAULT, spgemm));
+    /* [petsc] */
     CHECK_CUDA(cudaStreamSynchronize(stream));
     EXPECT(check_product(&a, &p, c_rp, c_ci, c_val, c_nnz, "C = A*P") == 0, "wrong C\n");
 
@@ -188,11 +190,13 @@ int main(void) {
     tcst_rng_seed(&rng, seed + 2);
     for (int64_t i = 0; i < a.nnz; ++i) a.val[i] = tcst_rng_symmetric(&rng);
     CHECK_CUDA(cudaMemcpy(da.val, a.val, sizeof(double) * (size_t)a.nnz, cudaMemcpyHostToDevice));
+    /* [petsc_numeric] */
     CHECK_CUSPARSE(cusparseSpGEMM_compute(handle, op, op, alpha, mat_a, mat_p, beta, mat_c,
                                           CUDA_R_64F, CUSPARSE_SPGEMM_DEFAULT, spgemm, &size2,
                                           buffer2));
     CHECK_CUSPARSE(cusparseSpGEMM_copy(handle, op, op, alpha, mat_a, mat_p, beta, mat_c,
                                        CUDA_R_64F, CUSPARSE_SPGEMM_DEFAULT, spgemm));
+    /* [petsc_numeric] */
     CHECK_CUDA(cudaStreamSynchronize(stream));
     EXPECT(check_product(&a, &p, c_rp, c_ci, c_val, c_nnz, "C = A'*P (reuse)") == 0,
            "wrong C after reuse\n");
@@ -216,6 +220,7 @@ int main(void) {
     CHECK_CUDA(cudaMemcpy(dx, x, sizeof(double) * (size_t)(k * nv), cudaMemcpyHostToDevice));
     CHECK_CUDA(cudaMemcpy(dy, y, sizeof(double) * (size_t)(m * nv), cudaMemcpyHostToDevice));
 
+    /* [hypre_spmm] */
     CHECK_CUSPARSE(cusparseSetPointerMode(handle, CUSPARSE_POINTER_MODE_HOST));
     CHECK_CUSPARSE(cusparseCreateDnMat(&mat_x, k, nv, k, dx, CUDA_R_64F, CUSPARSE_ORDER_COL));
     CHECK_CUSPARSE(cusparseCreateDnMat(&mat_y, m, nv, m, dy, CUDA_R_64F, CUSPARSE_ORDER_COL));
@@ -226,6 +231,7 @@ int main(void) {
     if (spmm_size > 0) CHECK_CUDA(cudaMalloc(&spmm_buffer, spmm_size));
     CHECK_CUSPARSE(cusparseSpMM(handle, op, op, &h_alpha, mat_a, mat_x, &h_beta, mat_y,
                                 CUDA_R_64F, CUSPARSE_SPMM_CSR_ALG3, spmm_buffer));
+    /* [hypre_spmm] */
     CHECK_CUDA(cudaStreamSynchronize(stream));
     CHECK_CUDA(cudaMemcpy(y, dy, sizeof(double) * (size_t)(m * nv), cudaMemcpyDeviceToHost));
 
