@@ -1,0 +1,467 @@
+#!/usr/bin/env python3
+"""Turns tcs_bench's Google Benchmark JSON into the tables and plots of docs/perf.
+
+    scripts/perf_report.py BENCH.json [MORE.json ...] [--out DIR]
+
+Pairs every tcsparse benchmark with the cuSPARSE one of the same operation, type and
+matrix, and writes to DIR (default: docs/perf beside this script):
+
+  spgemm.md, spgemm_speedup.png   SpGEMM: times, GFLOP/s, speedup, peak memory and ratio
+  spmm.md, spmm_speedup.png       SpMM: times, GFLOP/s, speedup, time over the memory floor
+  spmm_sweep.md                   the spmm_sweep family: row-split against merge-path
+
+Speedup is cuSPARSE's time over tcsparse's (above 1: tcsparse is faster); the memory
+ratio is tcsparse's peak over cuSPARSE's (below 1: tcsparse needs less). Geometric
+means are also printed. Needs only the standard library; the plots need matplotlib
+and are left out, with a message, when it is missing.
+"""
+import argparse
+import datetime
+import json
+import math
+import os
+import re
+import statistics
+import sys
+
+LIBS = ("tcsparse", "cusparse")
+# Name components Google Benchmark appends to a benchmark's own name.
+_SUFFIX = re.compile(r"^(iterations|repeats|min_time|min_warmup_time|threads|real_time|"
+                     r"manual_time|process_time)(:.*)?$")
+
+
+# --------------------------------------------------------------------------- reading
+
+def base_name(name):
+    """'spgemm/fp32/m/tcsparse/iterations:5/manual_time' -> 'spgemm/fp32/m/tcsparse'."""
+    return "/".join(p for p in name.split("/") if not _SUFFIX.match(p))
+
+
+class Result:
+    """One benchmark: its counters (median over repetitions) or the error it reported."""
+
+    def __init__(self, name, counters=None, error=None):
+        self.name = name
+        self.parts = name.split("/")
+        self.counters = counters or {}
+        self.error = error
+
+    def get(self, key):
+        return self.counters.get(key)
+
+
+def _numeric_fields(row):
+    return {k: float(v) for k, v in row.items()
+            if isinstance(v, (int, float)) and not isinstance(v, bool)}
+
+
+def load(paths):
+    """Reads the JSON files; returns (context of the first file, {name: Result})."""
+    context, groups, medians, errors = None, {}, {}, {}
+    for path in paths:
+        with open(path) as f:
+            data = json.load(f)
+        if context is None:
+            context = data.get("context", {})
+        for row in data.get("benchmarks", []):
+            name = base_name(row.get("run_name") or row["name"])
+            if row.get("error_occurred"):
+                errors[name] = row.get("error_message", "error")
+            elif row.get("run_type") == "aggregate":
+                if row.get("aggregate_name") == "median":
+                    medians[name] = _numeric_fields(row)
+            else:
+                groups.setdefault(name, []).append(_numeric_fields(row))
+    results = {}
+    for name, rows in groups.items():
+        keys = set().union(*rows)
+        results[name] = Result(name, {k: statistics.median(r[k] for r in rows if k in r)
+                                      for k in keys})
+    for name, counters in medians.items():
+        results[name] = Result(name, counters)
+    for name, message in errors.items():
+        if name not in results:
+            results[name] = Result(name, error=message)
+    return context or {}, results
+
+
+# --------------------------------------------------------------------------- numbers
+
+def geomean(values):
+    values = [v for v in values if v is not None and v > 0 and math.isfinite(v)]
+    if not values:
+        return None
+    return math.exp(sum(math.log(v) for v in values) / len(values))
+
+
+def value(result, key, scale=1.0):
+    """A counter of a measured result, scaled; None for a missing or failed benchmark."""
+    if result is None or result.error or result.get(key) is None:
+        return None
+    return result.get(key) * scale
+
+
+def ratio(num, den):
+    if num is None or den is None or den <= 0:
+        return None
+    return num / den
+
+
+def fmt(x, spec):
+    return "—" if x is None else format(x, spec)
+
+
+def matrices(count):
+    return f"{count} matrix" if count == 1 else f"{count} matrices"
+
+
+def fmt_speedup(x):
+    return "—" if x is None else f"{x:.2f}x"
+
+
+def fmt_mb(x):
+    return "—" if x is None else f"{x / 1e6:.1f}"
+
+
+def fmt_count(x):
+    return "—" if x is None else f"{int(round(x)):,}"
+
+
+def pair_up(results, family, key_len):
+    """Groups a family's results by name without the library: {key: {lib: Result}}.
+
+    key_len is the number of name components before the library (the family included).
+    """
+    pairs = {}
+    for r in results.values():
+        if r.parts[0] == family and len(r.parts) == key_len + 1:
+            pairs.setdefault(tuple(r.parts[1:key_len]), {})[r.parts[key_len]] = r
+    return pairs
+
+
+def table(header, rows):
+    lines = ["| " + " | ".join(header) + " |",
+             "|" + "|".join("---" if i == 0 else "---:" for i in range(len(header))) + "|"]
+    lines += ["| " + " | ".join(row) + " |" for row in rows]
+    return lines
+
+
+def error_notes(pairs):
+    notes = []
+    for key in sorted(pairs):
+        for lib in sorted(pairs[key]):
+            r = pairs[key][lib]
+            if r.error:
+                notes.append(f"- `{r.name}`: {r.error}")
+    if notes:
+        return ["", "Not measured (the benchmark reported an error):", ""] + notes
+    return []
+
+
+def context_lines(context, sources):
+    keys = [("device", "device"), ("compute capability", "compute_capability"),
+            ("measured copy bandwidth (GB/s, read + write)", "copy_bandwidth_GBps"),
+            ("CUDA runtime / driver", None), ("cuSPARSE", "cusparse"),
+            ("tcsparse", "tcsparse"), ("git revision", "git"), ("mode", "tcs_bench_mode"),
+            ("timed runs", "timed_runs"), ("L2", "l2"), ("benchmark date", "date")]
+    lines = []
+    for label, key in keys:
+        if key is None:
+            value = f"{context.get('cuda_runtime', '?')} / {context.get('cuda_driver', '?')}"
+        else:
+            value = context.get(key)
+        if value:
+            lines.append(f"- {label}: {value}")
+    lines.append(f"- source: {', '.join(os.path.basename(s) for s in sources)}, "
+                 f"tables written by scripts/perf_report.py on "
+                 f"{datetime.date.today().isoformat()}")
+    return lines
+
+
+# --------------------------------------------------------------------------- SpGEMM
+
+def spgemm_report(results, context, sources):
+    pairs = pair_up(results, "spgemm", 3)  # spgemm/<type>/<matrix>/<lib>
+    if not pairs:
+        return None, [], {}
+    out = ["# SpGEMM: tcsparse against cuSPARSE", "",
+           "C = A·A (A·Aᵀ for rectangular A), the whole user pipeline timed: descriptor, "
+           "both workEstimation and both compute calls, cudaMalloc of buffer1, buffer2 and "
+           "C's arrays, copy, cudaFree of the buffers. cuSPARSE runs CUSPARSE_SPGEMM_DEFAULT "
+           "(ALG1); its ALG2 footprint is in the last column. Times are medians; GFLOP/s "
+           "count 2 flops per scalar product; peak memory is buffer1 + buffer2 + C's three "
+           "arrays as passed to cudaMalloc. Speedup = cuSPARSE time / tcsparse time; "
+           "memory ratio = tcsparse peak / cuSPARSE peak. Every result was checked against "
+           "the CPU reference.", ""]
+    out += context_lines(context, sources)
+    summary, plot = [], {}
+    for vtype in sorted({k[0] for k in pairs}):
+        keys = sorted((k for k in pairs if k[0] == vtype),
+                      key=lambda k: -(_first(pairs[k], "products") or 0))
+        rows, speedups, memories = [], [], []
+        for key in keys:
+            t, c = pairs[key].get("tcsparse"), pairs[key].get("cusparse")
+            speedup = ratio(value(c, "ms"), value(t, "ms"))
+            memory = ratio(value(t, "peak_bytes"), value(c, "peak_bytes"))
+            speedups.append(speedup)
+            memories.append(memory)
+            plot.setdefault(vtype, []).append((key[1], speedup, memory))
+            rows.append([f"`{key[1]}`", fmt_count(_first(pairs[key], "nnz_a")),
+                         fmt_count(_first(pairs[key], "nnz_c")),
+                         fmt_count(_first(pairs[key], "products")),
+                         fmt(value(t, "ms"), ".3f"), fmt(value(c, "ms"), ".3f"),
+                         fmt(value(t, "gflops"), ".1f"), fmt(value(c, "gflops"), ".1f"),
+                         fmt_speedup(speedup),
+                         fmt_mb(value(t, "peak_bytes")), fmt_mb(value(c, "peak_bytes")),
+                         fmt(memory, ".3f"), fmt_mb(value(c, "peak_bytes_alg2"))])
+        g_speed, g_mem = geomean(speedups), geomean(memories)
+        n_pairs = sum(1 for s in speedups if s)
+        line = (f"geomean SpGEMM {vtype}: speedup {fmt_speedup(g_speed)}, memory ratio "
+                f"{fmt(g_mem, '.3f')} (tcsparse/cuSPARSE) over {matrices(n_pairs)}")
+        summary.append(line)
+        out += ["", f"## {vtype}", "", line, ""]
+        out += table(["matrix", "nnz(A)", "nnz(C)", "products", "tcsparse ms", "cuSPARSE ms",
+                      "tcsparse GFLOP/s", "cuSPARSE GFLOP/s", "speedup", "tcsparse MB",
+                      "cuSPARSE MB", "memory ratio", "cuSPARSE ALG2 MB"], rows)
+    out += error_notes(pairs)
+    return out, summary, plot
+
+
+def _first(pair, key):
+    """A counter that both libraries report alike (sizes): the first one present."""
+    return _first_of({lib: pair[lib] for lib in LIBS if lib in pair}, key)
+
+
+def _first_of(pair, key):
+    for name in sorted(pair):
+        v = value(pair[name], key)
+        if v is not None:
+            return v
+    return None
+
+
+# --------------------------------------------------------------------------- SpMM
+
+def _n_of(part):
+    return int(part[1:]) if part.startswith("n") and part[1:].isdigit() else 0
+
+
+def spmm_report(results, context, sources):
+    pairs = pair_up(results, "spmm", 5)  # spmm/<type>/<order>/n<N>/<matrix>/<lib>
+    if not pairs:
+        return None, [], {}
+    out = ["# SpMM: tcsparse against cuSPARSE", "",
+           "C = A·B with A sparse (CSR) and B, C dense (n columns), beta = 0. Both libraries "
+           "run their default algorithm with the buffer allocated and preprocess done once, "
+           "outside the timing; each timed sample is one SpMM call after the L2 cache was "
+           "flushed. Times are medians. GFLOP/s count 2·nnz(A)·n. The memory floor is the "
+           "time to read A (row offsets, columns, values) and B and write C once at the "
+           "device's measured copy bandwidth; time/floor = 1 would be a kernel bound only by "
+           "DRAM. Speedup = cuSPARSE time / tcsparse time. Every result was checked against "
+           "the CPU reference (sampled columns, every row).", ""]
+    out += context_lines(context, sources)
+    summary, plot = [], {}
+    for vtype, order in sorted({k[:2] for k in pairs}):
+        keys = sorted((k for k in pairs if k[:2] == (vtype, order)),
+                      key=lambda k: (k[3], _n_of(k[2])))
+        rows, by_n = [], {}
+        for key in keys:
+            t, c = pairs[key].get("tcsparse"), pairs[key].get("cusparse")
+            speedup = ratio(value(c, "ms"), value(t, "ms"))
+            n = _n_of(key[2])
+            by_n.setdefault(n, []).append(speedup)
+            if (vtype, order) == ("fp32", "row"):
+                plot.setdefault(n, []).append((_first(pairs[key], "nnz_a"), speedup))
+            rows.append([f"`{key[3]}`", str(n), fmt_count(_first(pairs[key], "nnz_a")),
+                         fmt(value(t, "ms", 1e3), ".1f"), fmt(value(c, "ms", 1e3), ".1f"),
+                         fmt(value(t, "gflops"), ".1f"), fmt(value(c, "gflops"), ".1f"),
+                         fmt_speedup(speedup),
+                         fmt(value(t, "floor_ratio"), ".2f"), fmt(value(c, "floor_ratio"), ".2f")])
+        out += ["", f"## {vtype}, {'row' if order == 'row' else 'column'}-major B and C", ""]
+        for n in sorted(by_n):
+            g = geomean(by_n[n])
+            count = sum(1 for s in by_n[n] if s)
+            line = (f"geomean SpMM {vtype} {order}-major n={n}: speedup {fmt_speedup(g)} "
+                    f"over {matrices(count)}")
+            summary.append(line)
+            out.append(f"- {line}")
+        out.append("")
+        out += table(["matrix", "n", "nnz(A)", "tcsparse µs", "cuSPARSE µs", "tcsparse GFLOP/s",
+                      "cuSPARSE GFLOP/s", "speedup", "tcsparse time/floor",
+                      "cuSPARSE time/floor"], rows)
+    out += error_notes(pairs)
+    return out, summary, plot
+
+
+# --------------------------------------------------------------------------- sweep
+
+def best_threshold(points):
+    """points: [(mean_row_len, rowsplit_ms, merge_ms)]. The rule 'row-split when the mean
+    row length is at least tau, else merge-path' with the tau that minimises the geometric
+    mean of chosen time / best time; returns (tau, that geomean)."""
+    candidates = sorted({p[0] for p in points}) + [math.inf]
+    best = None
+    for tau in candidates:
+        slow = [(rs if mrl >= tau else mg) / min(rs, mg) for mrl, rs, mg in points]
+        g = geomean(slow)
+        if best is None or g < best[1] - 1e-12:
+            best = (tau, g)
+    return best
+
+
+def sweep_report(results, context, sources):
+    pairs = pair_up(results, "spmm_sweep", 5)  # spmm_sweep/<type>/<order>/n<N>/<matrix>/<alg>
+    if not pairs:
+        return None, [], {}
+    out = ["# SpMM heuristic sweep: row-split against merge-path", "",
+           "tcsparse's two CSR SpMM algorithms forced (TCS_SPMM_CSR_ROWSPLIT, "
+           "TCS_SPMM_CSR_MERGE), fp32, row-major B and C, timed like docs/perf/spmm.md. "
+           "The rule at the end of each table is the one threshold on the mean row length "
+           "(row-split at or above it) that loses least against always picking the winner.",
+           ""]
+    out += context_lines(context, sources)
+    summary = []
+    for vtype, order, npart in sorted({k[:3] for k in pairs}, key=lambda k: (k[0], k[1], _n_of(k[2]))):
+        keys = sorted((k for k in pairs if k[:3] == (vtype, order, npart)),
+                      key=lambda k: _first_of(pairs[k], "mean_row_len") or 0)
+        rows, points, wins = [], [], {"rowsplit": 0, "merge": 0}
+        for key in keys:
+            rs, mg = pairs[key].get("rowsplit"), pairs[key].get("merge")
+            rs_ms, mg_ms = value(rs, "ms"), value(mg, "ms")
+            mrl = _first_of(pairs[key], "mean_row_len")
+            winner = "—"
+            if rs_ms and mg_ms:
+                winner = "rowsplit" if rs_ms <= mg_ms else "merge"
+                wins[winner] += 1
+                winner += f" ({max(rs_ms, mg_ms) / min(rs_ms, mg_ms):.2f}x)"
+                if mrl is not None:
+                    points.append((mrl, rs_ms, mg_ms))
+            rows.append([f"`{key[3]}`", fmt_count(_first_of(pairs[key], "nnz_a")), fmt(mrl, ".1f"),
+                         fmt(value(rs, "ms", 1e3), ".1f"), fmt(value(mg, "ms", 1e3), ".1f"), winner])
+        n = _n_of(npart)
+        out += ["", f"## {vtype}, {order}-major, n = {n}", ""]
+        out += table(["matrix", "nnz(A)", "mean row length", "rowsplit µs", "merge µs",
+                      "winner (margin)"], rows)
+        line = f"sweep {vtype} {order}-major n={n}: rowsplit wins {wins['rowsplit']}, merge wins {wins['merge']}"
+        if points:
+            tau, loss = best_threshold(points)
+            rule = ("always merge" if tau == math.inf else
+                    f"rowsplit when mean row length >= {tau:.1f}")
+            line += f"; best single rule: {rule} (geomean {loss:.3f}x of the best)"
+        summary.append(line)
+        out += ["", line]
+    out += error_notes(pairs)
+    return out, summary, {}
+
+
+# --------------------------------------------------------------------------- plots
+
+def _log_axis(ax, plt):
+    """Log scale with plain tick labels (0.5, 2, 4 rather than powers of ten)."""
+    ax.set_yscale("log")
+    plain = plt.matplotlib.ticker.FuncFormatter(lambda v, _: f"{v:g}")
+    ax.yaxis.set_major_formatter(plain)
+    ax.yaxis.set_minor_formatter(plain)
+    ax.axhline(1.0, color="black", linewidth=0.8)
+
+
+def plot_spgemm(plot, path, plt):
+    names = sorted({m for rows in plot.values() for m, _, _ in rows})
+    fig, axes = plt.subplots(2, 1, figsize=(max(8, 0.35 * len(names)), 8), sharex=True)
+    width = 0.8 / max(1, len(plot))
+    nan = float("nan")
+    for i, vtype in enumerate(sorted(plot)):
+        values = {m: (s, r) for m, s, r in plot[vtype]}
+        xs = [j + i * width for j in range(len(names))]
+        for ax, k in ((axes[0], 0), (axes[1], 1)):  # a missing pair leaves a gap
+            ax.bar(xs, [values.get(m, (None, None))[k] or nan for m in names], width, label=vtype)
+    for ax, label in zip(axes, ("speedup (cuSPARSE time / tcsparse time)",
+                                "peak memory, tcsparse / cuSPARSE")):
+        _log_axis(ax, plt)
+        ax.set_ylabel(label)
+        ax.legend()
+    axes[1].set_xticks([j + 0.4 - width / 2 for j in range(len(names))])
+    axes[1].set_xticklabels(names, rotation=75, ha="right", fontsize=8)
+    axes[0].set_title("SpGEMM, whole pipeline: tcsparse against cuSPARSE\n"
+                      "(speedup above 1 and memory below 1: tcsparse better)", fontsize=11)
+    fig.tight_layout()
+    fig.savefig(path, dpi=120)
+    plt.close(fig)
+
+
+def plot_spmm(plot, path, plt):
+    fig, ax = plt.subplots(figsize=(8, 5))
+    markers = "os^Dv<>ph"
+    for i, n in enumerate(sorted(plot)):
+        pts = [(x, y) for x, y in plot[n] if x and y]
+        if pts:
+            ax.scatter([p[0] for p in pts], [p[1] for p in pts], label=f"n = {n}", s=22,
+                       marker=markers[i % len(markers)], alpha=0.8)
+    ax.set_xscale("log")
+    _log_axis(ax, plt)
+    ax.set_xlabel("nnz(A)")
+    ax.set_ylabel("speedup (cuSPARSE time / tcsparse time)")
+    ax.set_title("SpMM fp32, row-major B and C: tcsparse against cuSPARSE\n"
+                 "(above 1: tcsparse faster)", fontsize=11)
+    ax.legend()
+    fig.tight_layout()
+    fig.savefig(path, dpi=120)
+    plt.close(fig)
+
+
+def import_pyplot():
+    try:
+        import matplotlib
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+        import matplotlib.ticker  # noqa: F401  (plt.matplotlib.ticker below)
+        return plt
+    except ImportError:
+        return None
+
+
+# --------------------------------------------------------------------------- main
+
+def write(path, lines):
+    with open(path, "w") as f:
+        f.write("\n".join(lines) + "\n")
+    print(f"wrote {path}")
+
+
+def main(argv=None):
+    default_out = os.path.join(os.path.dirname(os.path.abspath(__file__)), os.pardir, "docs", "perf")
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("json", nargs="+", help="tcs_bench --benchmark_out files (JSON)")
+    parser.add_argument("--out", default=os.path.normpath(default_out),
+                        help="output directory (default: docs/perf)")
+    args = parser.parse_args(argv)
+
+    context, results = load(args.json)
+    if not results:
+        print("no benchmark results in " + ", ".join(args.json), file=sys.stderr)
+        return 1
+    os.makedirs(args.out, exist_ok=True)
+    plt = import_pyplot()
+    summary = []
+
+    reports = ((spgemm_report, "spgemm.md", plot_spgemm, "spgemm_speedup.png"),
+               (spmm_report, "spmm.md", plot_spmm, "spmm_speedup.png"),
+               (sweep_report, "spmm_sweep.md", None, None))
+    for report, md, plotter, png in reports:
+        lines, s, plot = report(results, context, args.json)
+        if not lines:
+            continue
+        write(os.path.join(args.out, md), lines)
+        summary += s
+        if plt and plotter and plot:
+            plotter(plot, os.path.join(args.out, png), plt)
+            print(f"wrote {os.path.join(args.out, png)}")
+    if plt is None:
+        print("matplotlib is not available: tables only, no plots")
+    for line in summary:
+        print(line)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
