@@ -92,18 +92,29 @@ int tcst_gen_banded(int64_t n, int half_bandwidth, uint64_t seed, tcst_csr* out)
     return 0;
 }
 
-/* One R-MAT edge: at each of `scale` levels pick a quadrant with probabilities
- * a, b, c, 1-a-b-c and descend. */
-static void rmat_edge(tcst_rng* r, int scale, double a, double ab, double abc, int* row, int* col) {
+/* Quadrant thresholds of R-MAT on a 32-bit scale: a draw u below `a` picks the top-left
+ * quadrant, below `ab` top-right, below `abc` bottom-left, else bottom-right. Each
+ * 64-bit random number serves two levels, which halves the cost of the generator. */
+typedef struct {
+    uint64_t a, ab, abc;
+} rmat_thresholds;
+
+static uint64_t scaled(double p) { return (uint64_t)(p * 4294967296.0); }
+
+/* One R-MAT edge: at each of `scale` levels pick a quadrant and descend. */
+static void rmat_edge(tcst_rng* r, int scale, const rmat_thresholds* t, int* row, int* col) {
     int i = 0, j = 0;
+    uint64_t bits = 0;
     for (int level = scale - 1; level >= 0; --level) {
-        const double u = tcst_rng_uniform(r);
-        if (u >= abc) {
+        if ((level & 1) == ((scale - 1) & 1)) bits = tcst_rng_next(r);
+        else bits >>= 32;
+        const uint64_t u = bits & 0xffffffffu;
+        if (u >= t->abc) {
             i |= 1 << level;
             j |= 1 << level;
-        } else if (u >= ab) {
+        } else if (u >= t->ab) {
             i |= 1 << level;
-        } else if (u >= a) {
+        } else if (u >= t->a) {
             j |= 1 << level;
         }
     }
@@ -124,11 +135,12 @@ int tcst_gen_rmat(int scale, int edge_factor, double a, double b, double c, uint
     if (tcst_csr_alloc(out, n, n, edges) != 0) return -1;
     free(out->val); /* values are drawn after duplicates are merged */
     out->val = NULL;
+    const rmat_thresholds t = {scaled(a), scaled(a + b), scaled(a + b + c)};
     tcst_rng r;
     int i, j;
     tcst_rng_seed(&r, seed);
     for (int64_t e = 0; e < edges; ++e) {
-        rmat_edge(&r, scale, a, a + b, a + b + c, &i, &j);
+        rmat_edge(&r, scale, &t, &i, &j);
         out->row_ptr[i + 1]++;
     }
     for (int64_t v = 0; v < n; ++v) out->row_ptr[v + 1] += out->row_ptr[v];
@@ -140,7 +152,7 @@ int tcst_gen_rmat(int scale, int edge_factor, double a, double b, double c, uint
     memcpy(next, out->row_ptr, (size_t)n * sizeof(int));
     tcst_rng_seed(&r, seed); /* the same edges again, now placed */
     for (int64_t e = 0; e < edges; ++e) {
-        rmat_edge(&r, scale, a, a + b, a + b + c, &i, &j);
+        rmat_edge(&r, scale, &t, &i, &j);
         out->col_idx[next[i]++] = j;
     }
     free(next);
