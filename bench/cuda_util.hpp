@@ -1,0 +1,94 @@
+// CUDA runtime helpers for the benchmarks: failures as exceptions (a benchmark turns
+// them into SkipWithError), device memory that frees itself and is counted, event
+// timing on a stream, and the L2 flush that makes every timed sample start cold.
+#pragma once
+
+#include <cuda_runtime_api.h>
+
+#include <cstddef>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+namespace bench {
+
+// Anything that makes a benchmark's numbers meaningless: a CUDA error, a library
+// status other than success, a result that differs from the CPU reference.
+struct failure : std::runtime_error {
+    using std::runtime_error::runtime_error;
+};
+
+void check_cuda(cudaError_t e, const char* what);
+
+class device_memory;
+
+// One cudaMalloc'ed array, freed (and uncounted) when it goes out of scope.
+class device_buffer {
+public:
+    device_buffer() = default;
+    device_buffer(device_buffer&& other) noexcept { swap(other); }
+    device_buffer& operator=(device_buffer&& other) noexcept {
+        device_buffer(std::move(other)).swap(*this);
+        return *this;
+    }
+    device_buffer(const device_buffer&) = delete;
+    device_buffer& operator=(const device_buffer&) = delete;
+    ~device_buffer();
+
+    // Takes ownership of memory cudaMalloc'ed elsewhere (not counted by any tracker).
+    static device_buffer adopt(void* ptr, std::size_t bytes) { return {ptr, bytes, nullptr}; }
+
+    void* get() const { return ptr_; }
+    template <class T> T* as() const { return static_cast<T*>(ptr_); }
+    std::size_t bytes() const { return bytes_; }
+
+private:
+    friend class device_memory;
+    friend device_buffer allocate_untracked(std::size_t bytes);
+    device_buffer(void* ptr, std::size_t bytes, device_memory* owner)
+        : ptr_(ptr), bytes_(bytes), owner_(owner) {}
+    void swap(device_buffer& other) noexcept;
+
+    void* ptr_ = nullptr;
+    std::size_t bytes_ = 0;
+    device_memory* owner_ = nullptr;
+};
+
+// Counts the bytes a user's code asked cudaMalloc for, as they are allocated and
+// freed: the peak is a pipeline's memory footprint, measured the way a user pays it.
+// Must outlive the buffers it hands out.
+class device_memory {
+public:
+    device_buffer allocate(std::size_t bytes);
+    std::size_t current() const { return current_; }
+    std::size_t peak() const { return peak_; }
+
+private:
+    friend class device_buffer;
+    std::size_t current_ = 0;
+    std::size_t peak_ = 0;
+};
+
+// Set-up memory that is not part of any measured footprint (inputs, outputs of SpMM).
+device_buffer allocate_untracked(std::size_t bytes);
+
+// A start and a stop event: elapsed GPU-timeline time of everything the host queued
+// between them, host work in between included (the stream is idle at start, so the
+// start event fires at once and the stop event fires after the last queued work).
+class event_timer {
+public:
+    event_timer();
+    ~event_timer();
+    event_timer(const event_timer&) = delete;
+    event_timer& operator=(const event_timer&) = delete;
+    void start(cudaStream_t stream);
+    double stop_ms(cudaStream_t stream);  // waits for the stop event
+
+private:
+    cudaEvent_t start_ = nullptr;
+    cudaEvent_t stop_ = nullptr;
+};
+
+double median(std::vector<double> values);
+
+}  // namespace bench

@@ -1,0 +1,84 @@
+#include "gpu.hpp"
+
+#include <memory>
+
+#include "libraries.hpp"
+
+namespace bench {
+
+namespace {
+
+struct handles {
+    tcsHandle_t tcs = nullptr;
+    cusparseHandle_t cusparse = nullptr;
+};
+
+std::unique_ptr<gpu_state> state;
+handles libs;
+
+// Median of timed cudaMemcpy D2D of 1 GiB (20x the H100's L2, so DRAM-bound), counting
+// read + write: the bandwidth a streaming kernel can reach, the SpMM memory floor.
+double measure_copy_bandwidth(cudaStream_t stream) {
+    const std::size_t bytes = std::size_t(1) << 30;
+    device_buffer src = allocate_untracked(bytes);
+    device_buffer dst = allocate_untracked(bytes);
+    check_cuda(cudaMemsetAsync(src.get(), 0x3c, bytes, stream), "cudaMemsetAsync");
+    event_timer timer;
+    std::vector<double> seconds;
+    for (int i = 0; i < 12; ++i) {
+        timer.start(stream);
+        check_cuda(cudaMemcpyAsync(dst.get(), src.get(), bytes, cudaMemcpyDeviceToDevice, stream),
+                   "cudaMemcpyAsync");
+        const double ms = timer.stop_ms(stream);
+        if (i >= 2) seconds.push_back(ms * 1e-3);  // the first two are warm-up
+    }
+    return 2.0 * double(bytes) / median(seconds);
+}
+
+}  // namespace
+
+gpu_state& gpu() {
+    if (state) return *state;
+    auto s = std::make_unique<gpu_state>();
+    int device = 0;
+    check_cuda(cudaGetDevice(&device), "cudaGetDevice");
+    check_cuda(cudaGetDeviceProperties(&s->props, device), "cudaGetDeviceProperties");
+    check_cuda(cudaStreamCreateWithFlags(&s->stream, cudaStreamNonBlocking), "cudaStreamCreate");
+    check_status<tcsparse_lib>(tcsCreate(&libs.tcs), "Create");
+    check_status<tcsparse_lib>(tcsSetStream(libs.tcs, s->stream), "SetStream");
+    check_status<cusparse_lib>(cusparseCreate(&libs.cusparse), "Create");
+    check_status<cusparse_lib>(cusparseSetStream(libs.cusparse, s->stream), "SetStream");
+    s->l2_scratch = allocate_untracked(2 * std::size_t(s->props.l2CacheSize));
+    s->copy_bandwidth = measure_copy_bandwidth(s->stream);
+    state = std::move(s);
+    return *state;
+}
+
+void flush_l2() {
+    gpu_state& g = gpu();
+    check_cuda(cudaMemsetAsync(g.l2_scratch.get(), 0, g.l2_scratch.bytes(), g.stream),
+               "cudaMemsetAsync (L2 flush)");
+}
+
+void release_gpu() {
+    if (!state) return;
+    tcsDestroy(libs.tcs);
+    cusparseDestroy(libs.cusparse);
+    libs = handles{};
+    cudaStreamSynchronize(state->stream);
+    cudaStream_t stream = state->stream;
+    state.reset();
+    cudaStreamDestroy(stream);
+}
+
+tcsHandle_t tcsparse_lib::handle() {
+    gpu();
+    return libs.tcs;
+}
+
+cusparseHandle_t cusparse_lib::handle() {
+    gpu();
+    return libs.cusparse;
+}
+
+}  // namespace bench

@@ -1,0 +1,32 @@
+// The benchmark process's GPU state, created once on first use: the stream every
+// measured call runs on, one handle per library bound to it, the L2 flush buffer and
+// the device's measured copy bandwidth.
+#pragma once
+
+#include <cuda_runtime_api.h>
+
+#include <string>
+
+#include "cuda_util.hpp"
+
+namespace bench {
+
+struct gpu_state {
+    cudaStream_t stream = nullptr;
+    cudaDeviceProp props{};
+    double copy_bandwidth = 0;  // bytes per second, read + write of a large D2D copy
+    device_buffer l2_scratch;   // twice the L2 size
+};
+
+// Creates the state on first call (measuring the bandwidth); throws failure when no
+// usable GPU is present.
+gpu_state& gpu();
+
+// Overwrites twice the L2 cache on the benchmark stream, so the next timed sample
+// finds none of its data in L2 (as in a solver, where other work runs in between).
+void flush_l2();
+
+// Releases the handles and the stream (at exit, before the CUDA runtime unloads).
+void release_gpu();
+
+}  // namespace bench

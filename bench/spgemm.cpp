@@ -1,0 +1,182 @@
+// SpGEMM: C = A*A (A*A^T for rectangular A) through tcsparse and cuSPARSE. The timed
+// unit is the whole pipeline a user pays for: every call of the protocol, every
+// cudaMalloc and cudaFree of the buffers and of C's arrays. The first run of each
+// benchmark is the warm-up and is checked against the CPU reference.
+#include <benchmark/benchmark.h>
+
+#include <cstdio>
+#include <type_traits>
+#include <vector>
+
+#include "benchmarks.hpp"
+#include "device_csr.hpp"
+#include "gpu.hpp"
+
+namespace bench {
+
+namespace {
+
+// What one run leaves behind: C's arrays (the caller frees them after the timing, as
+// the user keeps C), nnz(C), and the sizes the library asked for.
+struct spgemm_output {
+    int64_t nnz = 0;
+    std::size_t buffer1 = 0, buffer2 = 0, buffer3 = 0;
+    device_buffer row_ptr, col_idx, values;
+};
+
+// How buffer2 is sized: the NULL-buffer compute query (DEFAULT/ALG1), or
+// estimateMemory (cuSPARSE's ALG2/ALG3 protocol, its low-memory path).
+enum class sizing { compute_query, estimate_memory };
+
+// The protocol of include/tcsparse.h and of cuSPARSE's samples, call for call. Every
+// allocation goes through `memory`, so memory.peak() is the pipeline's footprint:
+// buffer1 + buffer2 (+ buffer3 while it lives) + C's row offsets, columns and values.
+template <class Lib>
+spgemm_output spgemm_pipeline(typename Lib::const_spmat_t a, typename Lib::const_spmat_t b,
+                              int64_t rows, int64_t cols, cudaDataType type,
+                              typename Lib::spgemm_alg_t alg, sizing how, device_memory& memory) {
+    const typename Lib::handle_t h = Lib::handle();
+    const auto op = Lib::non_transpose;
+    const unit_scalars s(type);
+    spgemm_output out;
+    // The caller allocates C's row offsets up front, as solvers do (counted).
+    out.row_ptr = memory.allocate(std::size_t(rows + 1) * sizeof(int));
+    spmat<Lib> c;
+    LIB_CALL(Lib, CreateCsr, c.out(), rows, cols, 0, out.row_ptr.get(), nullptr, nullptr,
+             Lib::index32, Lib::index32, Lib::base_zero, type);
+    spgemm_descr<Lib> d;
+    LIB_CALL(Lib, SpGEMM_createDescr, d.out());
+
+    LIB_CALL(Lib, SpGEMM_workEstimation, h, op, op, s.one(), a, b, s.zero(), c.get(), type, alg,
+             d.get(), &out.buffer1, nullptr);
+    device_buffer buffer1 = memory.allocate(out.buffer1);
+    LIB_CALL(Lib, SpGEMM_workEstimation, h, op, op, s.one(), a, b, s.zero(), c.get(), type, alg,
+             d.get(), &out.buffer1, buffer1.get());
+
+    if (how == sizing::estimate_memory) {
+        LIB_CALL(Lib, SpGEMM_estimateMemory, h, op, op, s.one(), a, b, s.zero(), c.get(), type,
+                 alg, d.get(), 1.0f, &out.buffer3, nullptr, nullptr);
+        device_buffer buffer3 = memory.allocate(out.buffer3);
+        LIB_CALL(Lib, SpGEMM_estimateMemory, h, op, op, s.one(), a, b, s.zero(), c.get(), type,
+                 alg, d.get(), 1.0f, &out.buffer3, buffer3.get(), &out.buffer2);
+        // buffer3 is freed here, before buffer2 exists, as cuSPARSE's sample does.
+    } else {
+        LIB_CALL(Lib, SpGEMM_compute, h, op, op, s.one(), a, b, s.zero(), c.get(), type, alg,
+                 d.get(), &out.buffer2, nullptr);
+    }
+    device_buffer buffer2 = memory.allocate(out.buffer2);
+    LIB_CALL(Lib, SpGEMM_compute, h, op, op, s.one(), a, b, s.zero(), c.get(), type, alg, d.get(),
+             &out.buffer2, buffer2.get());
+
+    int64_t c_rows = 0, c_cols = 0;
+    LIB_CALL(Lib, SpMatGetSize, c.get(), &c_rows, &c_cols, &out.nnz);
+    out.col_idx = memory.allocate(std::size_t(out.nnz) * sizeof(int));
+    out.values = memory.allocate(std::size_t(out.nnz) * value_size(type));
+    LIB_CALL(Lib, CsrSetPointers, c.get(), out.row_ptr.get(), out.col_idx.get(), out.values.get());
+    LIB_CALL(Lib, SpGEMM_copy, h, op, op, s.one(), a, b, s.zero(), c.get(), type, alg, d.get());
+    return out;  // frees buffer2 and buffer1, then destroys the SpGEMM descriptor and C's
+}
+
+void check_spgemm(host_matrix& m, const spgemm_output& out, cudaDataType type, const char* lib) {
+    const tcst_csr& ref = m.spgemm_reference();
+    if (out.nnz != ref.nnz)
+        throw failure(std::string(lib) + ": nnz(C) = " + std::to_string(out.nnz) +
+                      ", the CPU reference has " + std::to_string(ref.nnz));
+    std::vector<int> row_ptr(std::size_t(ref.rows + 1)), col_idx(std::size_t(ref.nnz));
+    std::vector<char> values(std::size_t(ref.nnz) * value_size(type));
+    download(row_ptr.data(), out.row_ptr.get(), row_ptr.size() * sizeof(int));
+    download(col_idx.data(), out.col_idx.get(), col_idx.size() * sizeof(int));
+    download(values.data(), out.values.get(), values.size());
+    const bool is_double = type == CUDA_R_64F;
+    char msg[512] = {0};
+    if (tcst_compare_csr(&ref, m.spgemm_magnitude(), row_ptr.data(), col_idx.data(), values.data(),
+                         is_double, 0, relative_tolerance(m.max_row_length(), is_double), msg,
+                         sizeof msg) != 0)
+        throw failure(std::string(lib) + ": C differs from the CPU reference: " + msg);
+}
+
+template <class Lib>
+void spgemm_benchmark(benchmark::State& state, const matrix_case& mc, cudaDataType type) try {
+    host_matrix& m = load(mc);
+    const gpu_state& g = gpu();
+    const device_csr a = upload(m.a(), type);
+    const device_csr a_t = m.square() ? device_csr{} : upload(m.b(), type);
+    const device_csr& b = m.square() ? a : a_t;
+    const_spmat<Lib> da, db;  // the inputs' descriptors exist before the product
+    describe<Lib>(da, a);
+    describe<Lib>(db, b);
+    const auto run = [&](typename Lib::spgemm_alg_t alg, sizing how, device_memory& memory) {
+        return spgemm_pipeline<Lib>(da.get(), db.get(), a.rows, b.cols, type, alg, how, memory);
+    };
+
+    // The warm-up run, checked; its C is released before the timed runs.
+    spgemm_output checked;
+    std::size_t peak_bytes = 0;
+    {
+        device_memory first;
+        spgemm_output out = run(Lib::spgemm_default, sizing::compute_query, first);
+        check_spgemm(m, out, type, Lib::name);
+        peak_bytes = first.peak();
+        checked.nnz = out.nnz;
+        checked.buffer1 = out.buffer1;
+        checked.buffer2 = out.buffer2;
+    }
+
+    event_timer timer;
+    std::vector<double> ms;
+    for (auto _ : state) {
+        flush_l2();
+        device_memory memory;
+        timer.start(g.stream);
+        const spgemm_output out = run(Lib::spgemm_default, sizing::compute_query, memory);
+        const double t = timer.stop_ms(g.stream);
+        state.SetIterationTime(t * 1e-3);
+        ms.push_back(t);
+    }  // C is freed here, after the stop event
+
+    const double med = median(ms);
+    state.counters["ms"] = med;
+    state.counters["gflops"] = 2.0 * double(m.products()) / (med * 1e-3) * 1e-9;
+    state.counters["products"] = double(m.products());
+    state.counters["nnz_a"] = double(m.a().nnz);
+    state.counters["rows"] = double(m.a().rows);
+    state.counters["nnz_c"] = double(checked.nnz);
+    state.counters["peak_bytes"] = double(peak_bytes);
+    state.counters["buffer1_bytes"] = double(checked.buffer1);
+    state.counters["buffer2_bytes"] = double(checked.buffer2);
+
+    if constexpr (std::is_same_v<Lib, cusparse_lib>) {
+        // cuSPARSE's low-memory ALG2, run once for its footprint (not timed, not a
+        // failure of this benchmark when cuSPARSE declines).
+        try {
+            device_memory memory;
+            run(cusparse_lib::spgemm_alg2, sizing::estimate_memory, memory);
+            state.counters["peak_bytes_alg2"] = double(memory.peak());
+        } catch (const failure& e) {
+            std::fprintf(stderr, "tcs_bench: %s: cuSPARSE ALG2 not measured: %s\n", mc.name.c_str(), e.what());
+        }
+    }
+} catch (const std::exception& e) {
+    state.SkipWithError(e.what());
+}
+
+template <class Lib>
+void add(const matrix_case& c, cudaDataType type, int runs) {
+    const std::string name = std::string("spgemm/") + type_name(type) + "/" + c.name + "/" + Lib::name;
+    benchmark::RegisterBenchmark(name.c_str(),
+                                 [&c, type](benchmark::State& s) { spgemm_benchmark<Lib>(s, c, type); })
+        ->UseManualTime()
+        ->Iterations(runs)
+        ->Unit(benchmark::kMillisecond);
+}
+
+}  // namespace
+
+void register_spgemm(const matrix_case& c, const run_counts& runs) {
+    for (cudaDataType type : {CUDA_R_32F, CUDA_R_64F}) {
+        add<tcsparse_lib>(c, type, runs.spgemm);
+        add<cusparse_lib>(c, type, runs.spgemm);
+    }
+}
+
+}  // namespace bench
