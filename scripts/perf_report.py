@@ -94,11 +94,11 @@ def geomean(values):
     return math.exp(sum(math.log(v) for v in values) / len(values))
 
 
-def value(result, key, scale=1.0):
-    """A counter of a measured result, scaled; None for a missing or failed benchmark."""
-    if result is None or result.error or result.get(key) is None:
+def value(result, key):
+    """A counter of a measured result; None for a missing or failed benchmark."""
+    if result is None or result.error:
         return None
-    return result.get(key) * scale
+    return result.get(key)
 
 
 def ratio(num, den):
@@ -273,7 +273,7 @@ def spmm_report(results, context, sources):
             if (vtype, order) == ("fp32", "row"):
                 plot.setdefault(n, []).append((_first(pairs[key], "nnz_a"), speedup))
             rows.append([f"`{key[3]}`", str(n), fmt_count(_first(pairs[key], "nnz_a")),
-                         fmt(value(t, "ms", 1e3), ".1f"), fmt(value(c, "ms", 1e3), ".1f"),
+                         fmt(value(t, "ms"), ".4g"), fmt(value(c, "ms"), ".4g"),
                          fmt(value(t, "gflops"), ".1f"), fmt(value(c, "gflops"), ".1f"),
                          fmt_speedup(speedup),
                          fmt(value(t, "floor_ratio"), ".2f"), fmt(value(c, "floor_ratio"), ".2f")])
@@ -286,7 +286,7 @@ def spmm_report(results, context, sources):
             summary.append(line)
             out.append(f"- {line}")
         out.append("")
-        out += table(["matrix", "n", "nnz(A)", "tcsparse µs", "cuSPARSE µs", "tcsparse GFLOP/s",
+        out += table(["matrix", "n", "nnz(A)", "tcsparse ms", "cuSPARSE ms", "tcsparse GFLOP/s",
                       "cuSPARSE GFLOP/s", "speedup", "tcsparse time/floor",
                       "cuSPARSE time/floor"], rows)
     out += error_notes(pairs)
@@ -337,10 +337,10 @@ def sweep_report(results, context, sources):
                 if mrl is not None:
                     points.append((mrl, rs_ms, mg_ms))
             rows.append([f"`{key[3]}`", fmt_count(_first_of(pairs[key], "nnz_a")), fmt(mrl, ".1f"),
-                         fmt(value(rs, "ms", 1e3), ".1f"), fmt(value(mg, "ms", 1e3), ".1f"), winner])
+                         fmt(value(rs, "ms"), ".4g"), fmt(value(mg, "ms"), ".4g"), winner])
         n = _n_of(npart)
         out += ["", f"## {vtype}, {order}-major, n = {n}", ""]
-        out += table(["matrix", "nnz(A)", "mean row length", "rowsplit µs", "merge µs",
+        out += table(["matrix", "nnz(A)", "mean row length", "rowsplit ms", "merge ms",
                       "winner (margin)"], rows)
         line = f"sweep {vtype} {order}-major n={n}: rowsplit wins {wins['rowsplit']}, merge wins {wins['merge']}"
         if points:
