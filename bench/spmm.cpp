@@ -5,6 +5,7 @@
 #include <benchmark/benchmark.h>
 
 #include <cmath>
+#include <cstdio>
 #include <vector>
 
 #include "benchmarks.hpp"
@@ -44,6 +45,12 @@ device_buffer upload_dense(int64_t k, const spmm_config& c) {
     return b;
 }
 
+std::string number(double x) {
+    char text[32];
+    std::snprintf(text, sizeof text, "%.9g", x);
+    return text;
+}
+
 // Compares the sampled columns of C (ldc, layout of c) with the reference.
 void check_spmm(host_matrix& m, const spmm_config& c, const device_buffer& dc, int64_t ldc,
                 const char* lib) {
@@ -69,9 +76,9 @@ void check_spmm(host_matrix& m, const spmm_config& c, const device_buffer& dc, i
             const double err = std::fabs(x - ref.c[at]);
             if (!(err <= rtol * ref.magnitude[at] + 1e-300))  // also catches NaN (unwritten C)
                 throw failure(std::string(lib) + ": C(" + std::to_string(i) + "," + std::to_string(j) +
-                              ") = " + std::to_string(x) + ", CPU reference " +
-                              std::to_string(ref.c[at]) + " (tolerance " + std::to_string(rtol) +
-                              " x magnitude " + std::to_string(ref.magnitude[at]) + ")");
+                              ") = " + number(x) + ", CPU reference " + number(ref.c[at]) +
+                              " (allowed error " + number(rtol) + " x magnitude " +
+                              number(ref.magnitude[at]) + ")");
         }
     }
 }
