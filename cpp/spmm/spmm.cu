@@ -1,8 +1,207 @@
-// TEMPORARY: replaced by the CSR SpMM implementation.
-#include "core/error.hpp"
+// CSR SpMM: what a call needs (shape), where it lives in the caller's buffer (carve),
+// what preprocess caches (analyse) and how a run becomes a product launch for the
+// element type (product.hpp, launch.cuh).
+//
+// Buffer layout (one carving serves the size query, preprocess and run):
+//   shared region  transpose build scratch (sorted keys, positions, CUB temp) during
+//                  analyse, merge-path carry-out records during the product: the two
+//                  are never alive at once on the stream
+//   kept           opA = T: A^T's row offsets, column indices, permutation, values
+//                  merge-path: the partition (segment start rows)
 #include "spmm/spmm.hpp"
+
+#include "core/error.hpp"
+#include "core/workspace.hpp"
+#include "spmm/geometry.hpp"
+#include "spmm/kernel_launch.cuh"
+#include "spmm/merge_path.cuh"
+#include "spmm/product.hpp"
+#include "spmm/select.hpp"
+#include "spmm/transpose.hpp"
+
+#include <climits>
+#include <cstdint>
+
 namespace tcs::spmm {
-std::size_t buffer_size(const problem&) { fail(errc::not_supported, "SpMM not built yet"); }
-void preprocess(const problem&, void*) { fail(errc::not_supported, "SpMM not built yet"); }
-void run(const problem&, void*, bool) { fail(errc::not_supported, "SpMM not built yet"); }
+namespace {
+
+// Everything decided from the problem's sizes and types (never from values or
+// addresses), so that preprocess and run agree.
+struct shape {
+    std::int64_t m = 0, k = 0, n = 0, nnz = 0;
+    bool empty = false;        // m == 0 or n == 0: nothing to do
+    bool no_products = false;  // nnz == 0 or k == 0: C = beta*C
+    algorithm alg = algorithm::row_split;
+    geometry geo;
+    std::int64_t slabs = 1;
+    segmentation seg;  // merge-path only
+};
+
+shape shape_of(const problem& p) {
+    shape s;
+    s.m = p.trans_a ? p.a.cols : p.a.rows;
+    s.k = p.trans_a ? p.a.rows : p.a.cols;
+    s.n = p.c.cols;
+    s.nnz = p.a.nnz;
+    s.empty = s.m == 0 || s.n == 0;
+    s.no_products = s.nnz == 0 || s.k == 0;
+    if (s.empty || s.no_products) return s;
+    // Row indices and offsets are int in the kernels, as the 32-bit CSR allows.
+    if (p.a.rows >= INT_MAX || p.a.cols >= INT_MAX || s.nnz > INT_MAX)
+        fail(errc::insufficient_resources, "SpMM: A exceeds 32-bit indices");
+    s.alg = choose_algorithm(p.alg, s.m, s.nnz, s.n);
+    s.geo = choose_geometry(s.n, size_of(p.a.type));
+    s.slabs = slab_count(s.n, s.geo);
+    if (s.alg == algorithm::merge_path) s.seg = choose_segments(s.m + s.nnz, s.geo, s.slabs, p.device);
+    return s;
 }
+
+std::size_t accumulator_bytes(const problem& p) { return p.a.type == value_type::f64 ? 8 : 4; }
+
+struct carved {
+    transposed_csr t;        // opA = T
+    int* limits = nullptr;   // merge-path: seg.count + 1
+    void* records = nullptr; // merge-path: seg.count * n accumulators
+    std::size_t bytes = 0;
+};
+
+carved carve(const problem& p, const shape& s, void* buffer) {
+    carved out;
+    if (s.empty || s.no_products) return out;
+    const bool merge = s.alg == algorithm::merge_path;
+    std::size_t build_bytes = 0;
+    if (p.trans_a) {
+        carver kept_size, scratch_size;
+        carve_transposed(p.a, kept_size, scratch_size);
+        build_bytes = scratch_size.bytes();
+    }
+    const std::size_t record_bytes =
+        merge ? std::size_t(s.seg.count) * std::size_t(s.n) * accumulator_bytes(p) : 0;
+
+    carver kept(buffer);
+    char* shared = kept.take<char>(build_bytes > record_bytes ? build_bytes : record_bytes);
+    if (p.trans_a) {
+        carver scratch(shared);
+        out.t = carve_transposed(p.a, kept, scratch);
+    }
+    if (merge) {
+        out.limits = kept.take<int>(std::size_t(s.seg.count) + 1);
+        out.records = shared;
+    }
+    out.bytes = kept.bytes();
+    return out;
+}
+
+// op(A) as CSR: A itself, or the transposed copy in the buffer.
+struct csr_rows {
+    const int* row_ptr;
+    const int* col_idx;
+    const void* values;
+    int base;
+};
+
+csr_rows op_a(const problem& p, const carved& b) {
+    if (p.trans_a) return {b.t.row_ptr, b.t.col_idx, b.t.values, 0};
+    return {p.a.row_ptr, p.a.col_idx, p.a.values, p.a.base};
+}
+
+merge_view merge_of(const shape& s, const carved& b) {
+    merge_view v;
+    v.limits = b.limits;
+    v.length = s.seg.length;
+    v.count = s.seg.count;
+    v.items = s.m + s.nnz;
+    return v;
+}
+
+// What depends only on A's structure: A^T's structure and the merge-path partition.
+void analyse(const problem& p, const shape& s, const carved& b) {
+    if (p.trans_a) build_transposed_structure(p.a, b.t, p.stream);
+    if (s.alg != algorithm::merge_path) return;
+    const csr_rows a = op_a(p, b);
+    const std::int64_t threads = s.seg.count + 1;
+    launch_kernel("partition_kernel", partition_kernel<>, dim3(unsigned((threads + 255) / 256)), 256,
+                  p.stream, a.row_ptr, a.base, int(s.m), s.nnz, merge_of(s, b), b.limits);
+}
+
+bool aligned16(const void* ptr) { return reinterpret_cast<std::uintptr_t>(ptr) % 16 == 0; }
+
+// 16-byte vectors of V elements fit row by row: unit column stride, aligned start,
+// rows a whole number of 16-byte pieces apart, and n a multiple of V.
+bool vectorizable(const void* ptr, std::int64_t row_stride, std::int64_t col_stride,
+                  std::size_t element_bytes, std::int64_t n, int V) {
+    return col_stride == 1 && aligned16(ptr) &&
+           (std::uint64_t(row_stride) * element_bytes) % 16 == 0 && n % V == 0;
+}
+
+// The dense operands and scalars of a product; op(A) and the algorithm come later.
+product dense_part(const problem& p, const shape& s) {
+    product x;
+    x.rows = int(s.m);
+    x.nnz = s.nnz;
+    x.n = s.n;
+    // op(B) is "row-wise" (op(B)(kk, :) contiguous) when B is row-major xor transposed.
+    const bool b_rowwise = p.b.row_major != p.trans_b;
+    x.b = p.b.values;
+    x.b_row_stride = b_rowwise ? p.b.ld : 1;
+    x.b_col_stride = b_rowwise ? 1 : p.b.ld;
+    x.c = p.c.values;
+    x.c_row_stride = p.c.row_major ? p.c.ld : 1;
+    x.c_col_stride = p.c.row_major ? 1 : p.c.ld;
+    x.c_type = p.c.type;
+    x.alpha = p.alpha;
+    x.beta = p.beta;
+    x.stream = p.stream;
+    return x;
+}
+
+void multiply(const problem& p, const product& x) {
+    switch (p.a.type) {
+    case value_type::f32: return multiply_f32(x);
+    case value_type::f64: return multiply_f64(x);
+    case value_type::f16: return multiply_f16(x);
+    case value_type::bf16: return multiply_bf16(x);
+    }
+    fail(errc::internal_error, "SpMM value type");
+}
+
+}  // namespace
+
+std::size_t buffer_size(const problem& p) { return carve(p, shape_of(p), nullptr).bytes; }
+
+void preprocess(const problem& p, void* buffer) {
+    const shape s = shape_of(p);
+    if (s.empty || s.no_products) return;
+    analyse(p, s, carve(p, s, buffer));
+}
+
+void run(const problem& p, void* buffer, bool preprocessed) {
+    const shape s = shape_of(p);
+    if (s.empty) return;
+    product x = dense_part(p, s);
+    if (s.no_products || p.alpha.is_host_zero()) {
+        x.scale_only = true;
+        return multiply(p, x);
+    }
+    const carved b = carve(p, s, buffer);
+    if (!preprocessed) analyse(p, s, b);
+    if (p.trans_a) gather_transposed_values(p.a, b.t, p.stream);
+
+    const csr_rows a = op_a(p, b);
+    x.row_ptr = a.row_ptr;
+    x.col_idx = a.col_idx;
+    x.values = a.values;
+    x.base = a.base;
+    x.alg = s.alg;
+    x.geo = s.geo;
+    x.slabs = s.slabs;
+    x.b_vector = vectorizable(x.b, x.b_row_stride, x.b_col_stride, size_of(p.b.type), s.n, s.geo.width);
+    x.c_vector = vectorizable(x.c, x.c_row_stride, x.c_col_stride, size_of(p.c.type), s.n, s.geo.width);
+    if (s.alg == algorithm::merge_path) {
+        x.merge = merge_of(s, b);
+        x.records = b.records;
+    }
+    multiply(p, x);
+}
+
+}  // namespace tcs::spmm

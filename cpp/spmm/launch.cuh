@@ -1,0 +1,101 @@
+// From a resolved product (product.hpp) to kernel launches for one pair of element
+// types: the geometry and the B access mode become template arguments here, once.
+// Included only by the multiply_*.cu files, one per A/B element type.
+#pragma once
+
+#include "core/error.hpp"
+#include "spmm/kernel_launch.cuh"
+#include "spmm/merge_path.cuh"
+#include "spmm/product.hpp"
+#include "spmm/row_split.cuh"
+#include "spmm/scale.cuh"
+
+#include <algorithm>
+
+namespace tcs::spmm {
+
+template <class T, class TC, int G, int NV, bool Vector>
+void launch_product(const product& p) {
+    using acc = acc_t<T>;
+    sparse_rows<T> A;
+    A.rows = p.rows;
+    A.row_ptr = p.row_ptr;
+    A.col_idx = p.col_idx;
+    A.values = static_cast<const T*>(p.values);
+    A.base = p.base;
+    dense_in<T> B;
+    B.values = static_cast<const T*>(p.b);
+    B.row_stride = p.b_row_stride;
+    B.col_stride = p.b_col_stride;
+    dense_out<TC> C;
+    C.values = static_cast<TC*>(p.c);
+    C.row_stride = p.c_row_stride;
+    C.col_stride = p.c_col_stride;
+    C.cols = p.n;
+    C.slabs = p.slabs;
+    C.vector = p.c_vector;
+    const scalar<acc> alpha = p.alpha.as<acc>(), beta = p.beta.as<acc>();
+
+    constexpr std::int64_t groups_per_block = kThreads / G;
+    const unsigned grid_y = unsigned(std::min<std::int64_t>(p.slabs, 65535));
+    if (p.alg == algorithm::row_split) {
+        const std::int64_t blocks = (p.rows + groups_per_block - 1) / groups_per_block;
+        launch_kernel("row_split_kernel", row_split_kernel<T, TC, G, NV, Vector>,
+                      dim3(unsigned(blocks), grid_y), kThreads, p.stream, A, B, C, alpha, beta);
+        return;
+    }
+    acc* records = static_cast<acc*>(p.records);
+    const std::int64_t blocks = (p.merge.count + groups_per_block - 1) / groups_per_block;
+    launch_kernel("merge_path_kernel", merge_path_kernel<T, TC, G, NV, Vector>,
+                  dim3(unsigned(blocks), grid_y), kThreads, p.stream, A, B, C, alpha, beta, p.merge,
+                  records);
+    if (p.merge.count < 2) return;  // one segment ends at the last row: nothing to carry
+    int lanes = 1;
+    while (lanes < 32 && lanes < p.n) lanes *= 2;
+    const std::int64_t fix_blocks = (p.merge.count * lanes + kThreads - 1) / kThreads;
+    launch_kernel("fixup_kernel", fixup_kernel<acc, TC>, dim3(unsigned(fix_blocks)), kThreads,
+                  p.stream, A.row_ptr, A.base, A.rows, p.merge, static_cast<const acc*>(records), C,
+                  alpha, lanes);
+}
+
+template <class T, class TC, int G, int NV>
+void launch_shape(const product& p) {
+    if (p.b_vector)
+        launch_product<T, TC, G, NV, true>(p);
+    else
+        launch_product<T, TC, G, NV, false>(p);
+}
+
+template <class TC, class A>
+void launch_scale(const product& p) {
+    dense_out<TC> C;
+    C.values = static_cast<TC*>(p.c);
+    C.row_stride = p.c_row_stride;
+    C.col_stride = p.c_col_stride;
+    C.cols = p.n;
+    const std::int64_t total = std::int64_t(p.rows) * p.n;
+    const std::int64_t blocks = std::min<std::int64_t>((total + 255) / 256, std::int64_t(1) << 20);
+    launch_kernel("scale_kernel", scale_kernel<TC, A>, dim3(unsigned(blocks)), 256, p.stream, C,
+                  std::int64_t(p.rows), p.beta.as<A>());
+}
+
+template <class T, class TC>
+void launch(const product& p) {
+    if (p.scale_only) return launch_scale<TC, acc_t<T>>(p);
+    if (p.geo.width != vector_width<T>) fail(errc::internal_error, "SpMM geometry of another type");
+    if (p.geo.vectors == 2 && p.geo.lanes == 32) return launch_shape<T, TC, 32, 2>(p);
+    if (p.geo.vectors == 1) {
+        switch (p.geo.lanes) {
+        case 1: return launch_shape<T, TC, 1, 1>(p);
+        case 2: return launch_shape<T, TC, 2, 1>(p);
+        case 4: return launch_shape<T, TC, 4, 1>(p);
+        case 8: return launch_shape<T, TC, 8, 1>(p);
+        case 16: return launch_shape<T, TC, 16, 1>(p);
+        case 32: return launch_shape<T, TC, 32, 1>(p);
+        default: break;
+        }
+    }
+    fail(errc::internal_error, "SpMM geometry without kernel");
+}
+
+}  // namespace tcs::spmm

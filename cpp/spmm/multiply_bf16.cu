@@ -1,0 +1,15 @@
+// SpMM launches for __nv_bfloat16 A and B, C either __nv_bfloat16 or float (fp32 accumulation either way).
+// One translation unit per element type keeps each compilation small and lets them
+// build in parallel.
+#include "spmm/launch.cuh"
+
+namespace tcs::spmm {
+
+void multiply_bf16(const product& p) {
+    if (p.c_type == value_type::f32)
+        launch<__nv_bfloat16, float>(p);
+    else
+        launch<__nv_bfloat16, __nv_bfloat16>(p);
+}
+
+}  // namespace tcs::spmm

@@ -1,0 +1,15 @@
+// SpMM launches for __half A and B, C either __half or float (fp32 accumulation either way).
+// One translation unit per element type keeps each compilation small and lets them
+// build in parallel.
+#include "spmm/launch.cuh"
+
+namespace tcs::spmm {
+
+void multiply_f16(const product& p) {
+    if (p.c_type == value_type::f32)
+        launch<__half, float>(p);
+    else
+        launch<__half, __half>(p);
+}
+
+}  // namespace tcs::spmm

@@ -1,0 +1,251 @@
+// What the SpMM kernels read and write, as the kernels see it: op(A) as CSR, op(B)
+// and C as strided dense matrices, element types with their accumulation type, the
+// columns a lane owns, a chunk of nonzeros with their rows of B in flight, and the
+// epilogue C = alpha*acc + beta*C. Shared by row_split.cuh and merge_path.cuh.
+//
+// All element offsets are 64-bit. Nothing here talks to other threads (no shuffles,
+// no shared memory): every lane group computes its own outputs alone.
+#pragma once
+
+#include "core/types.hpp"
+#include "spmm/geometry.hpp"
+
+#include <cuda_bf16.h>
+#include <cuda_fp16.h>
+#include <vector_types.h>
+
+#include <algorithm>
+#include <cstdint>
+#include <cstring>
+
+namespace tcs::spmm {
+
+// ---- element types --------------------------------------------------------------
+// acc: the type products are summed in (fp32 for 16-bit inputs, as cuSPARSE does).
+template <class T> struct element;
+template <> struct element<float> {
+    using acc = float;
+    static __host__ __device__ float widen(float x) { return x; }
+    static __host__ __device__ float narrow(float x) { return x; }
+};
+template <> struct element<double> {
+    using acc = double;
+    static __host__ __device__ double widen(double x) { return x; }
+    static __host__ __device__ double narrow(double x) { return x; }
+};
+template <> struct element<__half> {
+    using acc = float;
+    static __host__ __device__ float widen(__half x) { return __half2float(x); }
+    static __host__ __device__ __half narrow(float x) { return __float2half_rn(x); }
+};
+template <> struct element<__nv_bfloat16> {
+    using acc = float;
+    static __host__ __device__ float widen(__nv_bfloat16 x) { return __bfloat162float(x); }
+    static __host__ __device__ __nv_bfloat16 narrow(float x) { return __float2bfloat16_rn(x); }
+};
+template <class T> using acc_t = typename element<T>::acc;
+
+// Elements of T in one 16-byte vector.
+template <class T> inline constexpr int vector_width = kVectorBytes / int(sizeof(T));
+
+// Unsigned integer of the same size as T, for read-only loads of any element type.
+template <std::size_t Bytes> struct bits_of;
+template <> struct bits_of<2> { using type = unsigned short; };
+template <> struct bits_of<4> { using type = unsigned int; };
+template <> struct bits_of<8> { using type = unsigned long long; };
+
+// A load through the read-only path (A, B and the partition never change during a
+// kernel).
+template <class T> __device__ __forceinline__ T load_ro(const T* p) {
+    using bits = typename bits_of<sizeof(T)>::type;
+    const bits b = __ldg(reinterpret_cast<const bits*>(p));
+    T t;
+    std::memcpy(&t, &b, sizeof(T));
+    return t;
+}
+
+// ---- operands -------------------------------------------------------------------
+// op(A) as CSR: for opA = T this is the transposed copy in the buffer (base 0).
+template <class T> struct sparse_rows {
+    int rows = 0;
+    const int* row_ptr = nullptr;  // rows + 1 entries, offsets include `base`
+    const int* col_idx = nullptr;
+    const T* values = nullptr;
+    int base = 0;
+
+    __device__ __forceinline__ int row_begin(int r) const { return load_ro(row_ptr + r) - base; }
+    __device__ __forceinline__ int row_end(int r) const { return load_ro(row_ptr + r + 1) - base; }
+};
+
+// op(B): element (kk, j) at values[kk*row_stride + j*col_stride]. `vector` kernels
+// require col_stride == 1, 16-byte aligned rows and n % V == 0 (checked on the host).
+template <class T> struct dense_in {
+    const T* values = nullptr;
+    std::int64_t row_stride = 0, col_stride = 0;
+};
+
+// C: element (i, j) at values[i*row_stride + j*col_stride]; `vector` when the same
+// conditions hold for C (then a lane's V columns are stored with 16-byte accesses).
+template <class TC> struct dense_out {
+    TC* values = nullptr;
+    std::int64_t row_stride = 0, col_stride = 0;
+    std::int64_t cols = 0;   // n
+    std::int64_t slabs = 0;  // column slabs of the geometry
+    bool vector = false;
+
+    __device__ __forceinline__ TC* at(std::int64_t i, std::int64_t j) const {
+        return values + i * row_stride + j * col_stride;
+    }
+};
+
+// The columns lane `lane` of a group owns in slab `slab`: NV vectors of V columns.
+template <int G, int NV, int V> struct columns {
+    std::int64_t first[NV];
+    bool owned[NV];  // the vector starts inside C (for vector kernels: lies inside)
+
+    __device__ __forceinline__ columns(std::int64_t slab, int lane, std::int64_t n) {
+#pragma unroll
+        for (int v = 0; v < NV; ++v) {
+            first[v] = slab * (G * NV * V) + std::int64_t(v * G + lane) * V;
+            owned[v] = first[v] < n;
+        }
+    }
+};
+
+// ---- reading B ------------------------------------------------------------------
+// V elements of row kk of op(B) from column j0, packed in 16 bytes; zero where the
+// vector is not owned or (strided kernels) columns fall outside C.
+template <class T, int V, bool Vector>
+__device__ __forceinline__ uint4 load_b(const dense_in<T>& b, int kk, std::int64_t j0, bool owned,
+                                        std::int64_t n) {
+    uint4 r = make_uint4(0u, 0u, 0u, 0u);
+    if (!owned) return r;
+    const T* row = b.values + std::int64_t(kk) * b.row_stride;
+    if constexpr (Vector) {
+        r = __ldg(reinterpret_cast<const uint4*>(row + j0));
+    } else {
+        T t[V];
+        std::memcpy(t, &r, sizeof(t));  // zeros
+#pragma unroll
+        for (int e = 0; e < V; ++e)
+            if (j0 + e < n) t[e] = load_ro(row + (j0 + e) * b.col_stride);
+        std::memcpy(&r, t, sizeof(t));
+    }
+    return r;
+}
+
+template <class T, int V> __device__ __forceinline__ void unpack(uint4 r, T (&t)[V]) {
+    static_assert(sizeof(T) * V == sizeof(uint4), "a vector is 16 bytes");
+    std::memcpy(t, &r, sizeof(r));
+}
+
+// Unroll depth over nonzeros: 128 bytes of B in flight per lane.
+template <int NV> inline constexpr int unroll = 8 / NV;
+
+// Up to U consecutive nonzeros of A with their rows of op(B), loaded together so that
+// all U*NV loads of B are in flight at once (the latency hiding of the kernels).
+template <class T, int G, int NV, bool Vector> struct chunk {
+    static constexpr int V = vector_width<T>;
+    static constexpr int U = unroll<NV>;
+    using acc = acc_t<T>;
+
+    acc a[U];
+    uint4 b[U][NV];
+
+    // Loads nonzeros [j, j + count), count <= U.
+    __device__ __forceinline__ void load(const sparse_rows<T>& A, const dense_in<T>& B, int j,
+                                         int count, const columns<G, NV, V>& cols,
+                                         std::int64_t n) {
+        int kk[U];
+#pragma unroll
+        for (int u = 0; u < U; ++u) {
+            kk[u] = 0;
+            a[u] = acc(0);
+            if (u < count) {
+                kk[u] = load_ro(A.col_idx + j + u) - A.base;
+                a[u] = element<T>::widen(load_ro(A.values + j + u));
+            }
+        }
+#pragma unroll
+        for (int u = 0; u < U; ++u)
+#pragma unroll
+            for (int v = 0; v < NV; ++v)
+                b[u][v] = load_b<T, V, Vector>(B, kk[u], cols.first[v], cols.owned[v] && u < count, n);
+    }
+
+    // acc += a[u] * B(kk[u], owned columns), in nonzero order (deterministic).
+    __device__ __forceinline__ void accumulate(int u, acc (&sum)[NV][V]) const {
+#pragma unroll
+        for (int v = 0; v < NV; ++v) {
+            T t[V];
+            unpack(b[u][v], t);
+#pragma unroll
+            for (int e = 0; e < V; ++e) sum[v][e] += a[u] * element<T>::widen(t[e]);
+        }
+    }
+};
+
+template <class A, int NV, int V> __device__ __forceinline__ void clear(A (&sum)[NV][V]) {
+#pragma unroll
+    for (int v = 0; v < NV; ++v)
+#pragma unroll
+        for (int e = 0; e < V; ++e) sum[v][e] = A(0);
+}
+
+// ---- writing C ------------------------------------------------------------------
+// C(i, j..j+V) = alpha*sum + beta*C with 16-byte accesses. beta == 0 never reads C.
+template <class TC, class A, int V>
+__device__ __forceinline__ void store_vector(TC* p, const A (&sum)[V], A alpha, A beta) {
+    constexpr int per = kVectorBytes / int(sizeof(TC));
+    static_assert(V % per == 0, "C vector is a whole number of 16-byte pieces");
+#pragma unroll
+    for (int q = 0; q < V / per; ++q) {
+        uint4* where = reinterpret_cast<uint4*>(p + q * per);
+        TC t[per];
+        if (beta != A(0)) {
+            const uint4 old = *where;
+            std::memcpy(t, &old, sizeof(t));
+        }
+#pragma unroll
+        for (int e = 0; e < per; ++e) {
+            A x = alpha * sum[q * per + e];
+            if (beta != A(0)) x += beta * element<TC>::widen(t[e]);
+            t[e] = element<TC>::narrow(x);
+        }
+        uint4 w;
+        std::memcpy(&w, t, sizeof(t));
+        *where = w;
+    }
+}
+
+// The same element by element, for any layout and for the columns < n only.
+template <class TC, class A, int V>
+__device__ __forceinline__ void store_strided(const dense_out<TC>& c, std::int64_t i,
+                                              std::int64_t j0, const A (&sum)[V], A alpha,
+                                              A beta) {
+#pragma unroll
+    for (int e = 0; e < V; ++e) {
+        if (j0 + e >= c.cols) break;
+        TC* where = c.at(i, j0 + e);
+        A x = alpha * sum[e];
+        if (beta != A(0)) x += beta * element<TC>::widen(*where);
+        *where = element<TC>::narrow(x);
+    }
+}
+
+// Writes the owned columns of row i of C.
+template <class TC, class A, int G, int NV, int V>
+__device__ __forceinline__ void store_row(const dense_out<TC>& c, std::int64_t i,
+                                          const columns<G, NV, V>& cols, const A (&sum)[NV][V],
+                                          A alpha, A beta) {
+#pragma unroll
+    for (int v = 0; v < NV; ++v) {
+        if (!cols.owned[v]) continue;
+        if (c.vector)
+            store_vector<TC, A, V>(c.at(i, cols.first[v]), sum[v], alpha, beta);
+        else
+            store_strided<TC, A, V>(c, i, cols.first[v], sum[v], alpha, beta);
+    }
+}
+
+}  // namespace tcs::spmm

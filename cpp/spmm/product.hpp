@@ -1,0 +1,52 @@
+// One SpMM launch as the host has resolved it (spmm.cu): op(A) as CSR (the transposed
+// copy for opA = T), op(B) and C as strided matrices, the algorithm, the geometry and,
+// for merge-path, the segmentation and the carry-out records in the buffer. The
+// launchers are compiled once per element type, each in its own translation unit.
+#pragma once
+
+#include "core/types.hpp"
+#include "spmm/geometry.hpp"
+#include "spmm/spmm.hpp"
+
+#include <cuda_runtime_api.h>
+
+#include <cstdint>
+
+namespace tcs::spmm {
+
+struct product {
+    // op(A): m x k CSR, values of the A/B element type
+    int rows = 0;
+    std::int64_t nnz = 0;
+    const int* row_ptr = nullptr;
+    const int* col_idx = nullptr;
+    const void* values = nullptr;
+    int base = 0;
+    // op(B)(kk, j) at b[kk*b_row_stride + j*b_col_stride]
+    const void* b = nullptr;
+    std::int64_t b_row_stride = 0, b_col_stride = 0;
+    bool b_vector = false;  // 16-byte loads possible (see operands.cuh)
+    // C(i, j) at c[i*c_row_stride + j*c_col_stride]
+    void* c = nullptr;
+    std::int64_t c_row_stride = 0, c_col_stride = 0;
+    bool c_vector = false;
+    value_type c_type = value_type::f32;
+    std::int64_t n = 0;
+    scalar_arg alpha, beta;
+
+    bool scale_only = false;  // C = beta*C (no nonzeros, or alpha == 0 on the host)
+    algorithm alg = algorithm::row_split;
+    geometry geo;
+    std::int64_t slabs = 1;
+    merge_view merge;          // merge-path only
+    void* records = nullptr;   // merge-path: merge.count * n accumulators
+    cudaStream_t stream = nullptr;
+};
+
+// One per A/B element type (launch.cuh, instantiated in multiply_*.cu).
+void multiply_f32(const product& p);
+void multiply_f64(const product& p);
+void multiply_f16(const product& p);
+void multiply_bf16(const product& p);
+
+}  // namespace tcs::spmm

@@ -1,0 +1,82 @@
+#include "spmm/transpose.hpp"
+
+#include "core/error.hpp"
+#include "spmm/kernel_launch.cuh"
+#include "spmm/transpose.cuh"
+
+#include <cub/device/device_radix_sort.cuh>
+
+#include <cstdint>
+
+namespace tcs::spmm {
+namespace {
+
+constexpr int kBlock = 256;
+
+dim3 blocks_for(std::int64_t items) { return dim3(unsigned((items + kBlock - 1) / kBlock)); }
+
+// Bits of the largest stored column index (at least 1): the radix sort looks at no more.
+int key_bits(const csr_view& a) {
+    const std::int64_t largest = a.cols - 1 + a.base;
+    int bits = 1;
+    while (bits < 32 && (largest >> bits) != 0) ++bits;
+    return bits;
+}
+
+template <class Bits>
+void gather_as(const csr_view& a, const transposed_csr& t, cudaStream_t stream) {
+    const int nnz = int(a.nnz);
+    launch_kernel("gather", gather<Bits>, blocks_for(nnz), kBlock, stream,
+                  static_cast<const Bits*>(a.values), static_cast<const int*>(t.perm), nnz,
+                  static_cast<Bits*>(t.values));
+}
+
+}  // namespace
+
+transposed_csr carve_transposed(const csr_view& a, carver& kept, carver& scratch) {
+    transposed_csr t;
+    const auto nnz = std::size_t(a.nnz);
+    t.row_ptr = kept.take<int>(std::size_t(a.cols) + 1);
+    t.col_idx = kept.take<int>(nnz);
+    t.perm = kept.take<int>(nnz);
+    t.values = kept.take<char>(nnz * size_of(a.type));
+    t.sorted_keys = scratch.take<unsigned>(nnz);
+    t.positions = scratch.take<int>(nnz);
+    check_cuda(cub::DeviceRadixSort::SortPairs(nullptr, t.sort_temp_bytes,
+                                               static_cast<const unsigned*>(nullptr),
+                                               static_cast<unsigned*>(nullptr),
+                                               static_cast<const int*>(nullptr),
+                                               static_cast<int*>(nullptr), int(a.nnz), 0,
+                                               key_bits(a)),
+               "cub::DeviceRadixSort::SortPairs (size)");
+    t.sort_temp = scratch.take<char>(t.sort_temp_bytes);
+    return t;
+}
+
+void build_transposed_structure(const csr_view& a, const transposed_csr& t, cudaStream_t stream) {
+    const int nnz = int(a.nnz);
+    launch_kernel("fill_positions", fill_positions, blocks_for(nnz), kBlock, stream, t.positions,
+                  nnz);
+    // Stable: entries of one column keep A's order, i.e. ascending rows.
+    std::size_t bytes = t.sort_temp_bytes;
+    check_cuda(cub::DeviceRadixSort::SortPairs(t.sort_temp, bytes,
+                                               reinterpret_cast<const unsigned*>(a.col_idx),
+                                               t.sorted_keys, static_cast<const int*>(t.positions),
+                                               t.perm, nnz, 0, key_bits(a), stream),
+               "cub::DeviceRadixSort::SortPairs");
+    launch_kernel("column_starts", column_starts, blocks_for(a.cols + 1), kBlock, stream,
+                  static_cast<const unsigned*>(t.sorted_keys), nnz, int(a.cols), a.base,
+                  t.row_ptr);
+    launch_kernel("entry_rows", entry_rows, blocks_for(nnz), kBlock, stream,
+                  static_cast<const int*>(t.perm), nnz, a.row_ptr, int(a.rows), a.base, t.col_idx);
+}
+
+void gather_transposed_values(const csr_view& a, const transposed_csr& t, cudaStream_t stream) {
+    switch (size_of(a.type)) {
+    case 8: return gather_as<std::uint64_t>(a, t, stream);
+    case 4: return gather_as<std::uint32_t>(a, t, stream);
+    default: return gather_as<std::uint16_t>(a, t, stream);
+    }
+}
+
+}  // namespace tcs::spmm
