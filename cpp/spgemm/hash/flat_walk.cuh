@@ -1,0 +1,103 @@
+// Walking the products of a row of C = A*B with every lane busy, whatever the lengths
+// of B's rows: a group of G lanes (G = 4..32, aligned within a warp) loads a batch of up
+// to G entries of A's row, one per lane, and numbers the products of the batch
+// 0..total-1 in the order of A's row and, within an entry, of B's row. Lane l then takes
+// products l, l+G, ... and finds the entry of its product by a binary search over the
+// lanes' inclusive prefix of B-row lengths (log2 G shuffles).
+//
+// Every function here shuffles over the full warp (each group within its own lanes), so
+// all 32 lanes of the warp must call it together: callers keep their loops warp-uniform
+// and let lanes without work take part with nothing to do.
+#pragma once
+
+#include "spgemm/hash/operands.hpp"
+
+#include <cuda_runtime.h>
+
+namespace tcs::spgemm::hash {
+
+constexpr unsigned kFullMask = 0xffffffffu;
+
+__device__ __forceinline__ int lane_id() { return int(threadIdx.x & 31u); }
+
+template <int G, class V>
+struct batch {
+    int incl = 0;   // inclusive prefix over the group's lanes of the B-row lengths
+    int start = 0;  // B element of product p of this lane's entry: start + p
+    V a = V(0);     // this lane's entry of A (numeric pass only)
+    int total = 0;  // products of the batch, the same in every lane of the group
+};
+
+// Loads entries [t, t_end) of A's row, at most G of them (lane gl of the group takes
+// entry t + gl). t_end <= t gives an empty batch.
+template <int G, bool kValues, class V>
+__device__ __forceinline__ batch<G, V> load_batch(const operands& x, const V* a_val, int t,
+                                                  int t_end, int gl) {
+    static_assert(G >= 2 && G <= 32 && (G & (G - 1)) == 0, "G: a power of two up to 32");
+    batch<G, V> b;
+    int len = 0, first = 0;
+    const int e = t + gl;
+    if (e < t_end) {
+        const int k = __ldg(x.a_ci + e) - x.a_base;
+        first = __ldg(x.b_rp + k) - x.b_base;
+        len = __ldg(x.b_rp + k + 1) - x.b_base - first;
+        if constexpr (kValues) b.a = __ldg(a_val + e);
+    }
+    int incl = len;
+#pragma unroll
+    for (int d = 1; d < G; d <<= 1) {
+        const int y = __shfl_up_sync(kFullMask, incl, d, G);
+        if (gl >= d) incl += y;
+    }
+    b.incl = incl;
+    b.start = first - (incl - len);
+    b.total = __shfl_sync(kFullMask, incl, G - 1, G);
+    return b;
+}
+
+// One product of a batch as a lane sees it.
+template <class V>
+struct product {
+    bool active = false;  // p < total
+    int col = 0;          // 0-based column of C
+    int entry = 0;        // lane of the group whose entry of A generated it
+    V value = V(0);       // a_ik * b_kj (numeric pass only)
+};
+
+// Product p of the batch (p is the lane's own; lanes with p >= total get inactive).
+template <int G, bool kValues, class V>
+__device__ __forceinline__ product<V> fetch(const operands& x, const V* b_val,
+                                            const batch<G, V>& b, int p) {
+    product<V> out;
+    out.active = p < b.total;
+    // The entry: how many entries have all their products before p.
+    int o = 0;
+#pragma unroll
+    for (int s = G / 2; s >= 1; s >>= 1) {
+        const int y = __shfl_sync(kFullMask, b.incl, o + s - 1, G);
+        if (y <= p) o += s;
+    }
+    out.entry = o;
+    const int bi = __shfl_sync(kFullMask, b.start, o, G) + p;
+    V a = V(0);
+    if constexpr (kValues) a = __shfl_sync(kFullMask, b.a, o, G);
+    if (out.active) {
+        out.col = __ldg(x.b_ci + bi) - x.b_base;
+        if constexpr (kValues) out.value = a * __ldg(b_val + bi);
+    }
+    return out;
+}
+
+// Row `row` of A as the range [x, y) of its entries.
+__device__ __forceinline__ int2 entries_of(const operands& x, int row) {
+    return make_int2(__ldg(x.a_rp + row) - x.a_base, __ldg(x.a_rp + row + 1) - x.a_base);
+}
+
+// Entries per warp batch when the warps of a block share one row of d entries of A:
+// enough batches for every warp, at most a warp's worth each.
+__device__ __forceinline__ int warp_batch_size(int d, int warps) {
+    const int per = (d + warps - 1) / warps;
+    return per < 1 ? 1 : per > 32 ? 32 : per;
+}
+
+}  // namespace tcs::spgemm::hash

@@ -1,0 +1,319 @@
+// The numeric pass, run by tcsSpGEMM_copy straight into C's arrays: each row of C is
+// accumulated in a hash table (group and block bins) or by column rank over a bitmap
+// (wide rows), then written in column order as alpha*sum + beta*C_old (C_old is read
+// only when beta != 0). Included by numeric_f32.cu and numeric_f64.cu, one value type
+// each, so that the two compile in parallel.
+//
+// Summation order (what makes C bitwise reproducible): a group-bin row is summed in the
+// order of A's row; block and wide rows in the fixed windowed order of
+// ordered_commit.cuh. Neither depends on timing, only on the patterns.
+#pragma once
+
+#include "spgemm/hash/column_bitmap.cuh"
+#include "spgemm/hash/flat_walk.cuh"
+#include "spgemm/hash/grid.hpp"
+#include "spgemm/hash/group_units.cuh"
+#include "spgemm/hash/hash_table.cuh"
+#include "spgemm/hash/launch.hpp"
+#include "spgemm/hash/ordered_commit.cuh"
+
+#include <cub/block/block_radix_sort.cuh>
+#include <cub/block/block_scan.cuh>
+
+#include <algorithm>
+#include <climits>
+
+namespace tcs::spgemm::hash {
+namespace numeric_detail {
+
+// One output entry: position pos of C's arrays holds column col (0-based) with the sum.
+template <class V>
+__device__ __forceinline__ void write_entry(const output<V>& c, int pos, int col, V sum, V alpha,
+                                            V beta) {
+    V value = alpha * sum;
+    if (beta != V(0)) value += beta * c.val[pos];
+    c.ci[pos] = col + c.base;
+    c.val[pos] = value;
+}
+
+// Block 0 writes C's last row offset, nnz(C) + base, for the first launch of a copy.
+template <class V>
+__device__ __forceinline__ void write_last_offset(int* last, int nnz_c, const output<V>& c) {
+    if (last != nullptr && blockIdx.x == 0 && threadIdx.x == 0) *last = nnz_c + c.base;
+}
+
+// ---- group bins ----
+
+template <int G, int T, class V>
+__device__ void multiply_group_rows(const operands& x, const operand_values<V>& v, const int* rows,
+                                    int nrows, int* keys_block, V* vals_block, const int* row_off,
+                                    const output<V>& c, V alpha, V beta) {
+    static_assert(kGroupThreads / G * T == kGroupSlots, "group tables fill the block's slots");
+    constexpr int kGroupsPerWarp = 32 / G;
+    const group_row<G> r(x, rows, nrows);
+    const int gl = r.gl, in_warp = r.gi & (kGroupsPerWarp - 1);
+    int* keys = keys_block + r.gi * T;
+    V* vals = vals_block + r.gi * T;
+    int t = r.t.x;
+    const int t_end = r.t.y;
+    for (int j = gl; j < T; j += G) {
+        keys[j] = kEmpty;
+        vals[j] = V(0);
+    }
+    __syncwarp();
+    // Chunks of G products in the order of A's row; within a chunk commit_in_order keeps
+    // lane order. Loops run while any group of the warp has work.
+    for (; __any_sync(kFullMask, t < t_end); t = min(t + G, t_end)) {
+        const batch<G, V> b = load_batch<G, true>(x, v.a, t, t_end, gl);
+        for (int k = 0; __any_sync(kFullMask, k < b.total); k += G) {
+            const product<V> pr = fetch<G, true>(x, v.b, b, k + gl);
+            int slot = -1;
+            if (pr.active) {
+                bool inserted;
+                slot = insert_key<T>(keys, pr.col, inserted);
+            }
+            commit_in_order<plain_access>(slot >= 0, in_warp * T + slot, pr.value, vals, slot);
+            __syncwarp();
+        }
+    }
+    if (r.valid) {
+        // Column order by counting smaller keys; the groups of a warp start at different
+        // slots so that their broadcast reads fall in different banks.
+        const int off = row_off[r.row], nnz = row_off[r.row + 1] - off;
+        for (int j = gl; j < T; j += G) {
+            const int key = keys[j];
+            if (key == kEmpty) continue;
+            int rank = 0;
+#pragma unroll 8
+            for (int i = 0; i < T; ++i) rank += unsigned(keys[(i + in_warp) & (T - 1)]) < unsigned(key);
+            if (rank < nnz) write_entry(c, off + rank, key, vals[j], alpha, beta);
+        }
+        if (gl == 0) c.rp[r.row] = off + c.base;
+    }
+    __syncwarp();  // the tables are refilled for the next rows
+}
+
+// All four group bins in one launch, like the symbolic pass.
+template <class V>
+__global__ void __launch_bounds__(kGroupThreads)
+    multiply_groups_kernel(operands x, operand_values<V> v, const stats* st, const int* perm,
+                           const int* row_off, output<V> c, scalar<V> alpha, scalar<V> beta,
+                           int* last_offset, int nnz_c) {
+    __shared__ int keys[kGroupSlots];
+    __shared__ V vals[kGroupSlots];
+    write_last_offset(last_offset, nnz_c, c);
+    const V al = alpha.get(), be = beta.get();
+    for_each_group_unit(st->numeric_count, perm, [&](auto g, const int* rows, int nrows) {
+        constexpr int G = decltype(g)::value;
+        multiply_group_rows<G, group_table(G)>(x, v, rows, nrows, keys, vals, row_off, c, al, be);
+    });
+}
+
+// ---- block bins: one row per block at a time ----
+//
+// Dynamic shared memory (numeric_block_bytes): keys[T] and marks[T] (reused by the
+// sort), then vals[T].
+
+template <int NT, int T>
+using block_sort = cub::BlockRadixSort<unsigned, NT, T / NT, int>;
+
+template <int NT, int T, class V>
+__global__ void __launch_bounds__(NT)
+    multiply_block_kernel(operands x, operand_values<V> v, const int* perm, int count,
+                          const int* row_off, output<V> c, scalar<V> alpha, scalar<V> beta,
+                          int end_bit, int* last_offset, int nnz_c) {
+    constexpr int kItems = T / NT;
+    using sort_t = block_sort<NT, T>;
+    static_assert(T % NT == 0, "whole items per thread");
+    static_assert(sizeof(typename sort_t::TempStorage) <= numeric_keys_region(T, NT),
+                  "the sort fits where the keys and marks were");
+    extern __shared__ __align__(16) unsigned char smem[];
+    int* keys = reinterpret_cast<int*>(smem);
+    mark_t<NT>* marks = reinterpret_cast<mark_t<NT>*>(smem + std::size_t(T) * 4);
+    V* vals = reinterpret_cast<V*>(smem + numeric_keys_region(T, NT));
+    __shared__ int s_rounds[2];
+    write_last_offset(last_offset, nnz_c, c);
+    const V al = alpha.get(), be = beta.get();
+    if (threadIdx.x < 2) s_rounds[threadIdx.x] = 0;
+    const unsigned sentinel = (1u << end_bit) - 1u;  // above every column index
+    for (int i = blockIdx.x; i < count; i += gridDim.x) {
+        const int row = perm[i];
+        const int2 t = entries_of(x, row);
+        const int off = row_off[row], nnz = row_off[row + 1] - off;
+        for (int j = threadIdx.x; j < T; j += NT) {
+            keys[j] = kEmpty;
+            marks[j] = 0;
+            vals[j] = V(0);
+        }
+        __syncthreads();
+        accumulate_ordered<NT, plain_access>(
+            x, v, t.x, t.y,
+            [&](int col) {
+                bool inserted;
+                return insert_key<T>(keys, col, inserted);
+            },
+            shared_marks<mark_t<NT>>{marks}, vals, s_rounds);
+        __syncthreads();
+        unsigned k[kItems];
+        int slot[kItems];
+#pragma unroll
+        for (int j = 0; j < kItems; ++j) {
+            const int s = int(threadIdx.x) * kItems + j;
+            const int key = keys[s];
+            k[j] = key == kEmpty ? sentinel : unsigned(key);
+            slot[j] = s;
+        }
+        __syncthreads();  // the sort reuses the keys' memory
+        sort_t(*reinterpret_cast<typename sort_t::TempStorage*>(smem)).SortBlockedToStriped(k, slot, 0, end_bit);
+#pragma unroll
+        for (int j = 0; j < kItems; ++j) {
+            const int rank = j * NT + int(threadIdx.x);
+            if (rank < nnz && k[j] != sentinel) write_entry(c, off + rank, int(k[j]), vals[slot[j]], al, be);
+        }
+        if (threadIdx.x == 0) c.rp[row] = off + c.base;
+        __syncthreads();  // the next row refills keys and vals
+    }
+}
+
+// ---- the wide bin: column ranks from a bitmap over C's columns ----
+
+template <class V>
+__global__ void __launch_bounds__(kWideThreads)
+    multiply_wide_kernel(operands x, operand_values<V> v, const int* perm, int count,
+                         const int* row_off, output<V> c, scalar<V> alpha, scalar<V> beta,
+                         wide_scratch<V> ws, int words, int* last_offset, int nnz_c) {
+    using scan_t = cub::BlockScan<int, kWideThreads>;
+    __shared__ typename scan_t::TempStorage scan_storage;
+    __shared__ int s_lo, s_hi, s_rounds[2];
+    write_last_offset(last_offset, nnz_c, c);
+    if (int(blockIdx.x) >= count) return;
+    const V al = alpha.get(), be = beta.get();
+    const int tid = int(threadIdx.x);
+    unsigned* bits = ws.bits + std::size_t(blockIdx.x) * std::size_t(words);
+    int* first = ws.first + std::size_t(blockIdx.x) * std::size_t(words);
+    V* vals = ws.vals + std::size_t(blockIdx.x) * std::size_t(ws.max_nnz);
+    unsigned* marks = ws.marks + std::size_t(blockIdx.x) * std::size_t(ws.max_nnz);
+    for (int j = tid; j < words; j += kWideThreads) __stcg(bits + j, 0u);
+    for (int j = tid; j < ws.max_nnz; j += kWideThreads) __stcg(marks + j, 0u);
+    if (tid == 0) {
+        s_lo = INT_MAX;
+        s_hi = -1;
+        s_rounds[0] = s_rounds[1] = 0;
+    }
+    __syncthreads();
+    for (int i = blockIdx.x; i < count; i += gridDim.x) {
+        const int row = perm[i];
+        const int2 t = entries_of(x, row);
+        const int off = row_off[row], nnz = min(row_off[row + 1] - off, ws.max_nnz);
+        // 1. The row's columns as bits, and their range.
+        mark_columns<kWideThreads>(x, t, bits, &s_lo, &s_hi);
+        for (int j = tid; j < nnz; j += kWideThreads) __stcg(vals + j, V(0));
+        __syncthreads();
+        // 2. first[w]: the rank of the first column in word w; each thread a run of words.
+        const int w0 = s_hi >= 0 ? s_lo >> 5 : 0;
+        const int span = s_hi >= 0 ? (s_hi >> 5) - w0 + 1 : 0;
+        const int per = (span + kWideThreads - 1) / kWideThreads;
+        const int my0 = w0 + min(tid * per, span), my1 = w0 + min(tid * per + per, span);
+        int ones = 0;
+        for (int w = my0; w < my1; ++w) ones += __popc(__ldcg(bits + w));
+        int rank = 0;
+        scan_t(scan_storage).ExclusiveSum(ones, rank);
+        for (int w = my0; w < my1; ++w) {
+            __stcg(first + w, rank);
+            rank += __popc(__ldcg(bits + w));
+        }
+        __syncthreads();
+        // 3. The values, accumulated at the columns' ranks.
+        accumulate_ordered<kWideThreads, l2_access>(
+            x, v, t.x, t.y,
+            [&](int col) {
+                const int w = col >> 5;
+                const int r = __ldcg(first + w) + __popc(__ldcg(bits + w) & ((1u << (col & 31)) - 1u));
+                return r < nnz ? r : -1;
+            },
+            global_marks{marks}, vals, s_rounds);
+        __syncthreads();
+        // 4. C's entries in column order; the bits are cleared for the next row.
+        for (int w = my0; w < my1; ++w) {
+            unsigned word = __ldcg(bits + w);
+            int r = __ldcg(first + w);
+            while (word != 0u) {
+                const int bit = __ffs(word) - 1;
+                word &= word - 1u;
+                if (r < nnz) write_entry(c, off + r, w * 32 + bit, __ldcg(vals + r), al, be);
+                ++r;
+            }
+            __stcg(bits + w, 0u);
+        }
+        if (tid == 0) {
+            c.rp[row] = off + c.base;
+            s_lo = INT_MAX;
+            s_hi = -1;
+        }
+        __syncthreads();
+    }
+}
+
+template <int NT, int T, class V>
+void launch_block(const operands& x, const numeric_job<V>& job, int offset, int count,
+                  int end_bit, int*& last, const launch_context& lc) {
+    const std::size_t smem = numeric_block_bytes(T, NT, sizeof(V));
+    allow_smem(multiply_block_kernel<NT, T, V>, smem);
+    multiply_block_kernel<NT, T, V><<<resident_grid(NT, smem, count, *lc.device), NT, smem, lc.stream>>>(
+        x, job.values, job.perm + offset, count, job.row_off, job.c, job.alpha, job.beta, end_bit,
+        last, int(job.nnz_c));
+    check_launch("hash SpGEMM: numeric block rows");
+    last = nullptr;
+}
+
+// Bits needed for every column index plus one larger sentinel: n <= 2^bits - 1.
+inline int column_bits(int n) {
+    int bits = 1;
+    while (bits < 31 && (1u << bits) - 1u < unsigned(n)) ++bits;
+    return bits;
+}
+
+}  // namespace numeric_detail
+
+template <class V>
+void numeric(const operands& x, const bin_plan& plan, const numeric_job<V>& job, const launch_context& lc) {
+    using namespace numeric_detail;
+    const device_info& d = *lc.device;
+    int* last = job.c.rp + x.m;  // written by the first launch
+    int group_rows = 0;
+    for (int b = 0; b < kGroupBins; ++b) group_rows += job.counts[b];
+    if (group_rows > 0) {
+        multiply_groups_kernel<V><<<group_grid(group_rows, d.sm_count), kGroupThreads, 0, lc.stream>>>(
+            x, job.values, job.st, job.perm, job.row_off, job.c, job.alpha, job.beta, last,
+            int(job.nnz_c));
+        check_launch("hash SpGEMM: numeric group rows");
+        last = nullptr;
+    }
+    const int end_bit = column_bits(x.n);
+    int offset = group_rows;
+    for (int bin = kGroupBins; bin < plan.count; ++bin) {
+        const int count = job.counts[bin];
+        const bin_info& b = plan.bins[bin];
+        if (count > 0 && b.kind == bin_kind::wide) {
+            const int words = wide_bitmap_words(x.n);
+            multiply_wide_kernel<V><<<job.wide.blocks, kWideThreads, 0, lc.stream>>>(
+                x, job.values, job.perm + offset, count, job.row_off, job.c, job.alpha, job.beta,
+                job.wide, words, last, int(job.nnz_c));
+            check_launch("hash SpGEMM: numeric wide rows");
+            last = nullptr;
+        } else if (count > 0) {
+            switch (b.table) {
+            case 256: launch_block<64, 256>(x, job, offset, count, end_bit, last, lc); break;
+            case 512: launch_block<128, 512>(x, job, offset, count, end_bit, last, lc); break;
+            case 1024: launch_block<128, 1024>(x, job, offset, count, end_bit, last, lc); break;
+            case 2048: launch_block<256, 2048>(x, job, offset, count, end_bit, last, lc); break;
+            case 4096: launch_block<256, 4096>(x, job, offset, count, end_bit, last, lc); break;
+            case 8192: launch_block<512, 8192>(x, job, offset, count, end_bit, last, lc); break;
+            default: fail(errc::internal_error, "hash SpGEMM: no numeric kernel for this table size");
+            }
+        }
+        offset += count;
+    }
+}
+
+}  // namespace tcs::spgemm::hash

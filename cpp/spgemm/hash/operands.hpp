@@ -1,0 +1,52 @@
+// What the hash SpGEMM kernels see of A, B and C (by value), and the counters the
+// analysis leaves in buffer1 for the one read-back of workEstimation.
+#pragma once
+
+#include "spgemm/hash/bins.hpp"
+
+#include <cstdint>
+
+namespace tcs::spgemm::hash {
+
+// The patterns of A and B with their index bases; rows and columns of C.
+struct operands {
+    const int* a_rp = nullptr;
+    const int* a_ci = nullptr;
+    const int* b_rp = nullptr;
+    const int* b_ci = nullptr;
+    int a_base = 0, b_base = 0;
+    int m = 0, n = 0;
+    int nnz_b = 0;
+};
+
+// The values of A and B.
+template <class V>
+struct operand_values {
+    const V* a = nullptr;
+    const V* b = nullptr;
+};
+
+// C as the numeric pass writes it.
+template <class V>
+struct output {
+    int* rp = nullptr;
+    int* ci = nullptr;
+    V* val = nullptr;
+    int base = 0;
+};
+
+// Products beyond this make every kernel after the count return at once: offsets and
+// batch sums are 32-bit, and the host then reports INSUFFICIENT_RESOURCES.
+constexpr unsigned long long kProductLimit = 1ull << 31;
+
+// Counters filled on the device during workEstimation and read back once.
+struct stats {
+    unsigned long long products;  // scalar products of A*B
+    unsigned long long nnz;       // nnz(C)
+    int max_row_nnz;
+    int symbolic_count[kMaxBins];   // rows per symbolic bin
+    int symbolic_cursor[kMaxBins];  // fill positions while binning
+    int numeric_count[kMaxBins];    // rows per numeric bin
+};
+
+}  // namespace tcs::spgemm::hash

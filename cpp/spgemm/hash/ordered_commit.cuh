@@ -1,0 +1,165 @@
+// Adding products into a row's accumulators in an order fixed by the patterns of A and
+// B alone, so that the values of C are bitwise reproducible run to run, without value
+// atomics.
+//
+// Within a warp: the lanes hold products in the order of A's row (flat_walk.cuh). Lanes
+// that hit the same accumulator are combined by the lowest of them, which adds their
+// values one by one in lane order to the accumulator; no two lanes ever write one
+// accumulator, so no atomics and no lost updates (not even for duplicate column indices
+// within a row of B).
+//
+// Across the warps of a block sharing one row (block and wide bins): each warp walks its
+// own batches of A's row; the block advances in windows of one chunk per warp. In a
+// window every active lane marks its accumulator with its warp's bit; an accumulator
+// touched by several warps then receives their contributions in rounds, lowest warp
+// first, one block barrier per round. The number of rounds is the largest number of
+// warps sharing an accumulator in the window (often 1 on graphs).
+#pragma once
+
+#include "spgemm/hash/flat_walk.cuh"
+
+#include <cuda_runtime.h>
+
+#include <cstdint>
+#include <type_traits>
+
+namespace tcs::spgemm::hash {
+
+// Shared memory, or global memory that only this block uses (after a barrier, plain
+// loads there may hit the SM's L1, so they go to L2 instead).
+struct plain_access {
+    template <class T>
+    __device__ static T load(const T* p) { return *p; }
+    template <class T>
+    __device__ static void store(T* p, T v) { *p = v; }
+};
+struct l2_access {
+    template <class T>
+    __device__ static T load(const T* p) { return __ldcg(p); }
+    template <class T>
+    __device__ static void store(T* p, T v) { __stcg(p, v); }
+};
+
+// vals[slot] += the active lanes' values, lane by lane in lane order. `tag` tells equal
+// accumulators apart among the warp's lanes (>= 0 for active lanes). Every lane of the
+// warp must call it.
+template <class Access, class V>
+__device__ __forceinline__ void commit_in_order(bool active, int tag, V value, V* vals, int slot) {
+    const int lane = lane_id();
+    const unsigned peers = __match_any_sync(kFullMask, active ? tag : -1 - lane);
+    const bool leader = active && __ffs(peers) - 1 == lane;
+    unsigned rest = leader ? peers & (peers - 1u) : 0u;  // the other lanes, ascending
+    V acc = V(0);
+    if (leader) acc = Access::load(vals + slot) + value;
+    while (__any_sync(kFullMask, rest != 0u)) {
+        const int src = rest != 0u ? __ffs(rest) - 1 : lane;
+        const V y = __shfl_sync(kFullMask, value, src);
+        if (rest != 0u) {
+            acc += y;
+            rest &= rest - 1u;
+        }
+    }
+    if (leader) Access::store(vals + slot, acc);
+}
+
+// Per-accumulator warp marks in shared memory: M is 8, 16 or 32 bits (warps per block),
+// packed in 32-bit words so that atomicOr can set them.
+template <class M>
+struct shared_marks {
+    M* m;
+    __device__ void set(int slot, int warp) const {
+        constexpr int per_word = 4 / int(sizeof(M));
+        unsigned* word = reinterpret_cast<unsigned*>(m) + slot / per_word;
+        atomicOr(word, (1u << warp) << (8 * int(sizeof(M)) * (slot % per_word)));
+    }
+    __device__ unsigned get(int slot) const { return m[slot]; }
+    __device__ void clear(int slot) const { m[slot] = M(0); }
+};
+template <int NT>
+using mark_t = std::conditional_t<NT <= 256, std::uint8_t,
+                                  std::conditional_t<NT <= 512, std::uint16_t, std::uint32_t>>;
+
+// Marks in global memory (wide rows), one 32-bit word per accumulator.
+struct global_marks {
+    unsigned* m;
+    __device__ void set(int slot, int warp) const { atomicOr(m + slot, 1u << warp); }
+    __device__ unsigned get(int slot) const { return __ldcg(m + slot); }
+    __device__ void clear(int slot) const { __stcg(m + slot, 0u); }
+};
+
+// Calls f(col) for every product of A's row entries [t0, t1), the warps of the block
+// taking interleaved batches, in no particular order. Every thread of the block calls it.
+template <int NT, class F>
+__device__ __forceinline__ void for_each_product(const operands& x, int t0, int t1, F&& f) {
+    constexpr int kWarps = NT / 32;
+    const int warp = int(threadIdx.x) / 32, lane = lane_id();
+    const int bs = warp_batch_size(t1 - t0, kWarps);
+    for (int t = t0 + warp * bs; t < t1; t += kWarps * bs) {  // uniform within the warp
+        const batch<32, float> b = load_batch<32, false, float>(x, nullptr, t, min(t + bs, t1), lane);
+        for (int c = 0; c < b.total; c += 32) {
+            const product<float> pr = fetch<32, false, float>(x, nullptr, b, c + lane);
+            if (pr.active) f(pr.col);
+        }
+    }
+}
+
+// Adds every product of A's row entries [t0, t1) into vals[slot_of(col)] in the fixed
+// order described above (slot_of returns -1 for a product to drop). `rounds` is two ints
+// of shared memory, zero on entry and on return. Every thread of the block calls it.
+template <int NT, class Access, class V, class SlotOf, class Marks>
+__device__ void accumulate_ordered(const operands& x, const operand_values<V>& v, int t0, int t1,
+                                   SlotOf&& slot_of, const Marks& marks, V* vals, int* rounds) {
+    constexpr int kWarps = NT / 32;
+    static_assert(kWarps <= 32, "one mark bit per warp");
+    const int warp = int(threadIdx.x) / 32, lane = lane_id();
+    const int bs = warp_batch_size(t1 - t0, kWarps);
+    // The warp's cursor: its current batch starting at entry t, and chunk c in it.
+    int t = t0 + warp * bs, c = 0;
+    batch<32, V> b;
+    if (t < t1) b = load_batch<32, true>(x, v.a, t, min(t + bs, t1), lane);
+    while (t < t1 && b.total == 0) {
+        t += kWarps * bs;
+        if (t < t1) b = load_batch<32, true>(x, v.a, t, min(t + bs, t1), lane);
+    }
+    int parity = 0;
+    while (__syncthreads_or(t < t1)) {
+        bool act = false;
+        int slot = 0;
+        V val = V(0);
+        if (t < t1) {  // uniform within the warp
+            const product<V> pr = fetch<32, true>(x, v.b, b, c + lane);
+            if (pr.active) {
+                slot = slot_of(pr.col);
+                act = slot >= 0;
+                val = pr.value;
+            }
+            c += 32;
+            if (c >= b.total) {
+                c = 0;
+                do {
+                    t += kWarps * bs;
+                    if (t < t1) b = load_batch<32, true>(x, v.a, t, min(t + bs, t1), lane);
+                } while (t < t1 && b.total == 0);
+            }
+        }
+        if (act) marks.set(slot, warp);
+        __syncthreads();
+        const unsigned seen = act ? marks.get(slot) : 0u;
+        const int rank = __popc(seen & ((1u << warp) - 1u));
+        const int most = __reduce_max_sync(kFullMask, __popc(seen));
+        if (lane == 0 && most > 0) atomicMax(rounds + parity, most);
+        if (threadIdx.x == 0) rounds[parity ^ 1] = 0;  // read last in the previous window
+        __syncthreads();
+        const int n_rounds = rounds[parity];
+        for (int r = 0; r < n_rounds; ++r) {
+            commit_in_order<Access>(act && rank == r, slot, val, vals, slot);
+            __syncthreads();
+        }
+        if (act) marks.clear(slot);
+        parity ^= 1;
+    }
+    // Every thread has passed the last barrier above, so both counters are free.
+    if (threadIdx.x == 0) rounds[0] = rounds[1] = 0;
+}
+
+}  // namespace tcs::spgemm::hash
