@@ -448,8 +448,10 @@ TCS_API tcsStatus_t tcsDnMatSetValues(tcsDnMatDescr_t dnMatDescr, void* values);
  *  - Reuse: calling tcsSpGEMM_compute and tcsSpGEMM_copy again on the same descriptor,
  *    with new values in A and B (same patterns, same buffers), recomputes C's values.
  *  - Determinism: the pattern and column order of C are always the same for the same
- *    input; the hash algorithm's values are bitwise reproducible run to run (each
- *    entry of C is summed in the order of A's row), so repeated runs give identical C.
+ *    input; the hash algorithm's values are bitwise reproducible run to run on the same
+ *    device: each entry of C is summed in an order fixed by the patterns of A and B,
+ *    never by timing (the order of A's row in rows of C with at most 96 entries, a
+ *    fixed interleaving of A's row in longer ones), so repeated runs give identical C.
  *  - All work runs on the handle's stream in the caller's buffers; the library
  *    allocates no device memory.
  *  - Sizes beyond 32-bit indices (nnz(C) or the number of products >= 2^31) return
