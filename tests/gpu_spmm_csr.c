@@ -1,0 +1,1065 @@
+/* CSR SpMM on a GPU against the CPU reference (tcst_ref_spmm, in double), through the
+ * public API: every layout of B and C (row/column-major, ld above the minimum,
+ * values pointers off 16-byte alignment), opA and opB N/T, n in {1, 7, 8, 33, 128},
+ * fp32, fp64, fp16/bf16 (C of the input type or fp32), host and device alpha/beta,
+ * index bases 0 and 1, unsorted columns, beta == 0 with NaN in C, beta != 0,
+ * alpha == 0, empty rows, rows of thousands of entries, nnz == 0, m/k/n == 1 or 0,
+ * the ROWSPLIT, MERGE, DEFAULT and CSR_ALG1/2/3 algorithms, preprocess then new values
+ * of A, runs without preprocess, CUDA graph capture and replay, bitwise-identical
+ * repeated runs, Matrix Market files, element offsets beyond 2^31.
+ *
+ * Every entry must satisfy |x - ref| <= tol * (sum of |products| + |beta*C|), tol 1e-5
+ * for fp32, 1e-12 for fp64, 1e-2 for fp16/bf16 (plus one fp16 subnormal step for
+ * fp16 C). Inputs are rounded to their type first, so the bound measures the
+ * arithmetic only. Outputs live in allocations filled with 0xFF bytes (NaN): an entry
+ * left unwritten, or a write outside C, fails. Exits 77 (skipped) without a GPU; the
+ * seed is printed and TCST_SEED=<seed> reproduces a run. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <cmocka.h>
+
+#include "tcs_test_support.h"
+#include "tcsparse.h"
+#include "tcst_status.h"
+
+#include <cuda_runtime_api.h>
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define CUDA_OK(call)                                                                        \
+    do {                                                                                     \
+        const cudaError_t e_ = (call);                                                       \
+        if (e_ != cudaSuccess) fail_msg("%s: %s", #call, cudaGetErrorString(e_));            \
+    } while (0)
+
+static void* xmalloc(size_t bytes) {
+    void* p = malloc(bytes > 0 ? bytes : 1);
+    assert_non_null(p);
+    return p;
+}
+
+/* ---- element types -------------------------------------------------------------- */
+
+typedef struct {
+    cudaDataType ab, c, compute;
+    double tol;
+    const char* name;
+} types_t;
+
+enum { FP32, FP64, FP16, FP16_C32, BF16, BF16_C32 };
+static const types_t TYPES[] = {
+    {CUDA_R_32F, CUDA_R_32F, CUDA_R_32F, 1e-5, "fp32"},
+    {CUDA_R_64F, CUDA_R_64F, CUDA_R_64F, 1e-12, "fp64"},
+    {CUDA_R_16F, CUDA_R_16F, CUDA_R_32F, 1e-2, "fp16"},
+    {CUDA_R_16F, CUDA_R_32F, CUDA_R_32F, 1e-2, "fp16 -> fp32 C"},
+    {CUDA_R_16BF, CUDA_R_16BF, CUDA_R_32F, 1e-2, "bf16"},
+    {CUDA_R_16BF, CUDA_R_32F, CUDA_R_32F, 1e-2, "bf16 -> fp32 C"},
+};
+
+static size_t type_size(cudaDataType t) {
+    return t == CUDA_R_64F ? 8 : t == CUDA_R_32F ? 4 : 2;
+}
+
+/* fp16 with round-to-nearest-even, written out because <cuda_fp16.h> is C++. */
+static uint16_t half_bits(float f) {
+    uint32_t x;
+    memcpy(&x, &f, 4);
+    const uint16_t sign = (uint16_t)((x >> 16) & 0x8000u);
+    const uint32_t a = x & 0x7fffffffu;
+    if (a >= 0x7f800000u) return (uint16_t)(sign | 0x7c00u | (a > 0x7f800000u ? 0x200u : 0u));
+    if (a >= 0x477ff000u) return (uint16_t)(sign | 0x7c00u); /* rounds to infinity */
+    if (a < 0x38800000u) {                                      /* below 2^-14: subnormal */
+        float af;
+        memcpy(&af, &a, 4);
+        return (uint16_t)(sign | (uint16_t)nearbyintf(af * 16777216.0f)); /* units of 2^-24 */
+    }
+    uint32_t h = ((((a >> 23) - 127u + 15u) << 10) | ((a & 0x7fffffu) >> 13));
+    const uint32_t rest = a & 0x1fffu;
+    if (rest > 0x1000u || (rest == 0x1000u && (h & 1u))) ++h;
+    return (uint16_t)(sign | h);
+}
+
+static float half_value(uint16_t h) {
+    const uint32_t sign = (uint32_t)(h & 0x8000u) << 16, e = (h >> 10) & 0x1fu, mant = h & 0x3ffu;
+    uint32_t x;
+    float f;
+    if (e == 0) {
+        f = ldexpf((float)mant, -24);
+        return sign ? -f : f;
+    }
+    x = e == 31 ? (sign | 0x7f800000u | (mant << 13)) : (sign | ((e - 15u + 127u) << 23) | (mant << 13));
+    memcpy(&f, &x, 4);
+    return f;
+}
+
+static uint16_t bf16_bits(float f) {
+    uint32_t x;
+    memcpy(&x, &f, 4);
+    return (uint16_t)((x + 0x7fffu + ((x >> 16) & 1u)) >> 16);
+}
+
+static float bf16_value(uint16_t b) {
+    const uint32_t x = (uint32_t)b << 16;
+    float f;
+    memcpy(&f, &x, 4);
+    return f;
+}
+
+static void put(void* base, size_t i, cudaDataType t, double x) {
+    switch (t) {
+    case CUDA_R_64F: ((double*)base)[i] = x; break;
+    case CUDA_R_32F: ((float*)base)[i] = (float)x; break;
+    case CUDA_R_16F: ((uint16_t*)base)[i] = half_bits((float)x); break;
+    default: ((uint16_t*)base)[i] = bf16_bits((float)x); break;
+    }
+}
+
+static double get(const void* base, size_t i, cudaDataType t) {
+    switch (t) {
+    case CUDA_R_64F: return ((const double*)base)[i];
+    case CUDA_R_32F: return ((const float*)base)[i];
+    case CUDA_R_16F: return half_value(((const uint16_t*)base)[i]);
+    default: return bf16_value(((const uint16_t*)base)[i]);
+    }
+}
+
+static double rounded(double x, cudaDataType t) {
+    double slot;
+    put(&slot, 0, t, x);
+    return get(&slot, 0, t);
+}
+
+/* ---- fixture -------------------------------------------------------------------- */
+
+static struct {
+    tcsHandle_t handle;
+    tcst_rng rng;
+    uint64_t seed;
+} fx;
+
+static int group_setup(void** state) {
+    (void)state;
+    fx.seed = tcst_fresh_seed();
+    printf("gpu_spmm_csr: seed %llu (TCST_SEED=%llu reproduces)\n", (unsigned long long)fx.seed,
+           (unsigned long long)fx.seed);
+    tcst_rng_seed(&fx.rng, fx.seed);
+    return tcsCreate(&fx.handle) == TCS_STATUS_SUCCESS ? 0 : -1;
+}
+
+static int group_teardown(void** state) {
+    (void)state;
+    return tcsDestroy(fx.handle) == TCS_STATUS_SUCCESS ? 0 : -1;
+}
+
+static int random_below(int bound) { return (int)(tcst_rng_next(&fx.rng) % (uint64_t)bound); }
+
+/* ---- matrices ------------------------------------------------------------------- */
+
+static int compare_int(const void* x, const void* y) {
+    const int a = *(const int*)x, b = *(const int*)y;
+    return (a > b) - (a < b);
+}
+
+/* rows x cols: a row is empty with probability p_empty, else of 1..max_len entries;
+ * `long_rows` rows have long_len entries; column 0 appears in a fraction `heavy` of the
+ * rows (a long row of A^T). Columns distinct and sorted; values uniform in [-1, 1). */
+static void gen_mixed(tcst_csr* out, int64_t rows, int64_t cols, int max_len, double p_empty,
+                      int long_rows, int long_len, double heavy) {
+    int* len = (int*)xmalloc((size_t)rows * sizeof(int));
+    int* pool = (int*)xmalloc((size_t)(cols > 0 ? cols : 1) * sizeof(int));
+    int64_t nnz = 0;
+    for (int64_t i = 0; i < rows; ++i) {
+        len[i] = tcst_rng_uniform(&fx.rng) < p_empty ? 0 : 1 + random_below(max_len);
+        if (i % (rows / (long_rows + 1) + 1) == 1 && long_rows > 0) len[i] = long_len;
+        if (len[i] > cols) len[i] = (int)cols;
+        nnz += len[i];
+    }
+    assert_int_equal(tcst_csr_alloc(out, rows, cols, nnz), 0);
+    for (int64_t c = 0; c < cols; ++c) pool[c] = (int)c;
+    for (int64_t i = 0; i < rows; ++i) {
+        const int start = out->row_ptr[i];
+        int* row = out->col_idx + start;
+        /* a partial Fisher-Yates draw keeps the pool a permutation: distinct columns */
+        for (int e = 0; e < len[i]; ++e) {
+            const int pick = e + random_below((int)cols - e);
+            const int t = pool[e];
+            pool[e] = pool[pick];
+            pool[pick] = t;
+            row[e] = pool[e];
+        }
+        if (len[i] > 0 && tcst_rng_uniform(&fx.rng) < heavy) {
+            int has0 = 0;
+            for (int e = 0; e < len[i]; ++e) has0 |= row[e] == 0;
+            if (!has0) row[0] = 0;
+        }
+        qsort(row, (size_t)len[i], sizeof(int), compare_int);
+        for (int e = 0; e < len[i]; ++e) out->val[start + e] = tcst_rng_symmetric(&fx.rng);
+        out->row_ptr[i + 1] = start + len[i];
+    }
+    free(len);
+    free(pool);
+}
+
+/* The matrix of the layout sweeps: 150 x 120, rows of 0..12 entries, two long rows, a
+ * heavy column; `shuffled` gives unsorted columns. */
+static void gen_sweep_matrix(tcst_csr* out, int shuffled) {
+    gen_mixed(out, 150, 120, 12, 0.15, 2, 120, 0.6);
+    if (shuffled) tcst_csr_shuffle_columns(out, tcst_rng_next(&fx.rng));
+}
+
+/* ---- dense matrices on the device ------------------------------------------------ */
+
+/* A rows x cols matrix inside an allocation of 0xFF bytes: `image` is the host copy of
+ * the whole allocation; element (r, c) at offset + (row-major ? r*ld + c : r + c*ld). */
+typedef struct {
+    int64_t rows, cols, ld, offset;
+    int row_major;
+    cudaDataType type;
+    size_t count; /* elements allocated */
+    unsigned char* image;
+    void* dev;
+} dense;
+
+static size_t dense_index(const dense* d, int64_t r, int64_t c) {
+    return (size_t)(d->offset + (d->row_major ? r * d->ld + c : r + c * d->ld));
+}
+
+static void dense_make(dense* d, int64_t rows, int64_t cols, int row_major, int pad, int offset,
+                       cudaDataType type) {
+    d->rows = rows;
+    d->cols = cols;
+    d->row_major = row_major;
+    d->ld = (row_major ? cols : rows) + pad;
+    if (d->ld < 1) d->ld = 1;
+    d->offset = offset;
+    d->type = type;
+    d->count = (size_t)((row_major ? rows : cols) * d->ld + offset);
+    if (d->count == 0) d->count = 1;
+    d->image = (unsigned char*)xmalloc(d->count * type_size(type));
+    memset(d->image, 0xFF, d->count * type_size(type));
+    d->dev = tcst_device_poisoned(d->count * type_size(type));
+    assert_non_null(d->dev);
+}
+
+static void dense_upload(const dense* d) {
+    CUDA_OK(cudaMemcpy(d->dev, d->image, d->count * type_size(d->type), cudaMemcpyHostToDevice));
+}
+
+static void* dense_values(const dense* d) {
+    return (char*)d->dev + (size_t)d->offset * type_size(d->type);
+}
+
+static void dense_free(dense* d) {
+    free(d->image);
+    tcst_device_free(d->dev);
+}
+
+/* Fills d with random values rounded to its type and returns them column-major
+ * (leading dimension rows), as tcst_ref_spmm wants them. */
+static double* dense_fill_random(dense* d) {
+    double* host = (double*)xmalloc((size_t)(d->rows * d->cols) * sizeof(double));
+    for (int64_t c = 0; c < d->cols; ++c)
+        for (int64_t r = 0; r < d->rows; ++r) {
+            const double v = rounded(tcst_rng_symmetric(&fx.rng), d->type);
+            host[r + c * d->rows] = v;
+            put(d->image, dense_index(d, r, c), d->type, v);
+        }
+    return host;
+}
+
+/* ---- the reference and the comparison ------------------------------------------- */
+
+typedef struct {
+    int type;
+    int trans_a, trans_b, b_row, c_row;
+    int64_t n;
+    int base;
+    tcsSpMMAlg_t alg;
+    int device_scalars;
+    double alpha, beta;
+    int b_pad, c_pad, b_offset, c_offset; /* ld - minimum; element offset of the pointer */
+    int preprocess;                       /* preprocess first (else the run analyses) */
+    int new_values;                       /* then new values of A, same structure, run again */
+} spmm_case;
+
+static const char* describe(const spmm_case* s, const char* what) {
+    static char text[512];
+    snprintf(text, sizeof text,
+             "%s: %s opA=%c opB=%c B %s (pad %d, off %d) C %s (pad %d, off %d) n=%lld base=%d "
+             "alg=%d scalars on %s alpha=%g beta=%g %s (seed %llu)",
+             what, TYPES[s->type].name, s->trans_a ? 'T' : 'N', s->trans_b ? 'T' : 'N',
+             s->b_row ? "row" : "col", s->b_pad, s->b_offset, s->c_row ? "row" : "col", s->c_pad,
+             s->c_offset, (long long)s->n, s->base, (int)s->alg, s->device_scalars ? "device" : "host",
+             s->alpha, s->beta, s->preprocess ? "preprocessed" : "not preprocessed",
+             (unsigned long long)fx.seed);
+    return text;
+}
+
+/* ref = alpha*op(A)*op(B) + beta*C0 and its magnitude |alpha|*|op(A)|*|op(B)| +
+ * |beta*C0|, both m x n column-major. b is B as stored, column-major (ldb), bsize
+ * elements. */
+static void reference(const tcst_csr* a, int trans_a, int trans_b, const double* b, int64_t ldb,
+                      size_t bsize, int64_t m, int64_t n, double alpha, double beta,
+                      const double* c0, double* ref, double* mag) {
+    const size_t mn = (size_t)(m * n);
+    tcst_csr abs_a;
+    double* abs_b = (double*)xmalloc(bsize * sizeof(double));
+    assert_int_equal(tcst_csr_copy(a, &abs_a), 0);
+    for (int64_t e = 0; e < abs_a.nnz; ++e) abs_a.val[e] = fabs(abs_a.val[e]);
+    for (size_t i = 0; i < bsize; ++i) abs_b[i] = fabs(b[i]);
+    for (size_t i = 0; i < mn; ++i) {
+        ref[i] = c0 != NULL ? c0[i] : 0.0;
+        mag[i] = c0 != NULL ? fabs(c0[i]) : 0.0;
+    }
+    tcst_ref_spmm(trans_a, trans_b, alpha, a, b, ldb, n, beta, ref, m);
+    tcst_ref_spmm(trans_a, trans_b, fabs(alpha), &abs_a, abs_b, ldb, n, fabs(beta), mag, m);
+    tcst_csr_free(&abs_a);
+    free(abs_b);
+}
+
+/* Checks the downloaded image of C: entries within the bound, every byte outside C
+ * still 0xFF. */
+static void compare(const dense* c, const unsigned char* image, const double* ref,
+                    const double* mag, const types_t* ty, const char* what) {
+    const int64_t m = c->rows, n = c->cols;
+    const size_t mn = (size_t)(m * n), esize = type_size(c->type);
+    double* x = (double*)xmalloc(mn * sizeof(double));
+    double* bound = (double*)xmalloc(mn * sizeof(double));
+    char* inside = (char*)calloc(c->count, 1);
+    assert_non_null(inside);
+    /* fp16 C: a subnormal result may be rounded off by a whole step, 2^-24 (two
+     * roundings where merge-path adds a carry-out to a stored row), whatever the
+     * magnitude. */
+    const double floor_mag = c->type == CUDA_R_16F ? ldexp(1.0, -24) / ty->tol : 0.0;
+    for (int64_t j = 0; j < n; ++j)
+        for (int64_t i = 0; i < m; ++i) {
+            const size_t q = dense_index(c, i, j);
+            x[i + j * m] = get(image, q, c->type);
+            bound[i + j * m] = mag[i + j * m] + floor_mag;
+            inside[q] = 1;
+        }
+    const double worst = tcst_compare_dense(ref, bound, x, (int64_t)mn);
+    if (!(worst <= ty->tol)) {
+        for (int64_t j = 0; j < n; ++j)
+            for (int64_t i = 0; i < m; ++i) {
+                const size_t q = (size_t)(i + j * m);
+                if (!(fabs(x[q] - ref[q]) <= ty->tol * bound[q]))
+                    fail_msg("%s: C(%lld,%lld) = %.17g, reference %.17g, magnitude %g (worst "
+                             "error/magnitude %g)",
+                             what, (long long)i, (long long)j, x[q], ref[q], mag[q], worst);
+            }
+        fail_msg("%s: worst error/magnitude %g", what, worst);
+    }
+    for (size_t q = 0; q < c->count; ++q) {
+        if (inside[q]) continue;
+        for (size_t z = 0; z < esize; ++z)
+            if (image[q * esize + z] != 0xFF)
+                fail_msg("%s: element %zu of C's allocation, outside C, was written", what, q);
+    }
+    free(x);
+    free(bound);
+    free(inside);
+}
+
+/* ---- one product ---------------------------------------------------------------- */
+
+/* A uploaded with its values in the case's type. */
+typedef struct {
+    int *rp, *ci;
+    void* val;
+    tcsConstSpMatDescr_t descr;
+} device_csr;
+
+static void* upload_values(const double* v, int64_t count, cudaDataType t) {
+    if (count == 0) return NULL;
+    void* host = xmalloc((size_t)count * type_size(t));
+    void* dev = NULL;
+    for (int64_t e = 0; e < count; ++e) put(host, (size_t)e, t, v[e]);
+    CUDA_OK(cudaMalloc(&dev, (size_t)count * type_size(t)));
+    CUDA_OK(cudaMemcpy(dev, host, (size_t)count * type_size(t), cudaMemcpyHostToDevice));
+    free(host);
+    return dev;
+}
+
+static void csr_upload(device_csr* d, const tcst_csr* a, int base, cudaDataType t) {
+    void* doubles = NULL;
+    assert_int_equal(tcst_csr_upload(a, base, 1, &d->rp, &d->ci, &doubles), 0);
+    tcst_device_free(doubles);
+    d->val = upload_values(a->val, a->nnz, t);
+    assert_ok(tcsCreateConstCsr(&d->descr, a->rows, a->cols, a->nnz, d->rp, d->ci, d->val,
+                                TCS_INDEX_32I, TCS_INDEX_32I,
+                                base ? TCS_INDEX_BASE_ONE : TCS_INDEX_BASE_ZERO, t));
+}
+
+static void csr_free(device_csr* d) {
+    assert_ok(tcsDestroySpMat(d->descr));
+    tcst_device_free(d->rp);
+    tcst_device_free(d->ci);
+    tcst_device_free(d->val);
+}
+
+static void round_values(tcst_csr* a, cudaDataType t) {
+    for (int64_t e = 0; e < a->nnz; ++e) a->val[e] = rounded(a->val[e], t);
+}
+
+/* alpha and beta where the case wants them (host values or device copies), in the
+ * compute type. */
+typedef struct {
+    unsigned char host[16];
+    void* dev;
+} scalars;
+
+static void scalars_make(scalars* s, const spmm_case* sc) {
+    const cudaDataType t = TYPES[sc->type].compute;
+    const size_t size = type_size(t);
+    put(s->host, 0, t, sc->alpha);
+    put(s->host + size, 0, t, sc->beta);
+    s->dev = NULL;
+    if (sc->device_scalars) {
+        CUDA_OK(cudaMalloc(&s->dev, 2 * size));
+        CUDA_OK(cudaMemcpy(s->dev, s->host, 2 * size, cudaMemcpyHostToDevice));
+    }
+}
+
+static const void* scalar_ptr(const scalars* s, const spmm_case* sc, int which) {
+    const size_t offset = (size_t)which * type_size(TYPES[sc->type].compute);
+    return sc->device_scalars ? (const void*)((const char*)s->dev + offset)
+                              : (const void*)(s->host + offset);
+}
+
+static tcsOperation_t op_of(int transposed, int variant) {
+    if (!transposed) return TCS_OPERATION_NON_TRANSPOSE;
+    return variant ? TCS_OPERATION_CONJUGATE_TRANSPOSE : TCS_OPERATION_TRANSPOSE;
+}
+
+/* The case's operations: TRANSPOSE or CONJUGATE_TRANSPOSE (the same for real types)
+ * when transposed. */
+static tcsOperation_t op_a(const spmm_case* sc) { return op_of(sc->trans_a, sc->b_pad & 1); }
+static tcsOperation_t op_b(const spmm_case* sc) { return op_of(sc->trans_b, sc->c_pad & 1); }
+
+static void pointer_mode(const spmm_case* sc) {
+    assert_ok(tcsSetPointerMode(fx.handle, sc->device_scalars ? TCS_POINTER_MODE_DEVICE
+                                                               : TCS_POINTER_MODE_HOST));
+}
+
+static size_t buffer_size(const spmm_case* sc, const scalars* s, tcsConstSpMatDescr_t a,
+                          tcsConstDnMatDescr_t b, tcsDnMatDescr_t c) {
+    size_t bytes = 0;
+    pointer_mode(sc);
+    assert_ok(tcsSpMM_bufferSize(fx.handle, op_a(sc), op_b(sc), scalar_ptr(s, sc, 0), a, b,
+                                 scalar_ptr(s, sc, 1), c, TYPES[sc->type].compute, sc->alg, &bytes));
+    assert_ok(tcsSetPointerMode(fx.handle, TCS_POINTER_MODE_HOST));
+    return bytes;
+}
+
+/* preprocess (if asked) and run on the handle's stream, then wait. */
+static void spmm_call(const spmm_case* sc, const scalars* s, tcsConstSpMatDescr_t a,
+                      tcsConstDnMatDescr_t b, tcsDnMatDescr_t c, void* buffer, int preprocess) {
+    const types_t* ty = &TYPES[sc->type];
+    const tcsOperation_t opa = op_a(sc), opb = op_b(sc);
+    pointer_mode(sc);
+    if (preprocess)
+        assert_ok(tcsSpMM_preprocess(fx.handle, opa, opb, scalar_ptr(s, sc, 0), a, b,
+                                     scalar_ptr(s, sc, 1), c, ty->compute, sc->alg, buffer));
+    assert_ok(tcsSpMM(fx.handle, opa, opb, scalar_ptr(s, sc, 0), a, b, scalar_ptr(s, sc, 1), c,
+                      ty->compute, sc->alg, buffer));
+    CUDA_OK(cudaDeviceSynchronize());
+    assert_ok(tcsSetPointerMode(fx.handle, TCS_POINTER_MODE_HOST));
+}
+
+/* The whole check of one case on matrix a_in (as stored, 0-based, double values). */
+static void check_case(const tcst_csr* a_in, const spmm_case* sc) {
+    const types_t* ty = &TYPES[sc->type];
+    tcst_csr a;
+    assert_int_equal(tcst_csr_copy(a_in, &a), 0);
+    round_values(&a, ty->ab);
+    const int64_t m = sc->trans_a ? a.cols : a.rows, k = sc->trans_a ? a.rows : a.cols, n = sc->n;
+    const int64_t b_rows = sc->trans_b ? n : k, b_cols = sc->trans_b ? k : n;
+    device_csr da;
+    dense b, c;
+    scalars s;
+    tcsConstDnMatDescr_t db;
+    tcsDnMatDescr_t dc;
+    csr_upload(&da, &a, sc->base, ty->ab);
+    dense_make(&b, b_rows, b_cols, sc->b_row, sc->b_pad, sc->b_offset, ty->ab);
+    double* bh = dense_fill_random(&b);
+    dense_upload(&b);
+    dense_make(&c, m, n, sc->c_row, sc->c_pad, sc->c_offset, ty->c);
+    double* c0 = sc->beta != 0.0 ? dense_fill_random(&c) : NULL; /* else C stays NaN */
+    dense_upload(&c);
+    scalars_make(&s, sc);
+    assert_ok(tcsCreateConstDnMat(&db, b_rows, b_cols, b.ld, dense_values(&b), ty->ab,
+                                  sc->b_row ? TCS_ORDER_ROW : TCS_ORDER_COL));
+    assert_ok(tcsCreateDnMat(&dc, m, n, c.ld, dense_values(&c), ty->c,
+                             sc->c_row ? TCS_ORDER_ROW : TCS_ORDER_COL));
+
+    const size_t bytes = buffer_size(sc, &s, da.descr, db, dc);
+    void* buffer = tcst_device_poisoned(bytes); /* stale analysis would show */
+    assert_true(bytes == 0 || buffer != NULL);
+
+    const size_t mn = (size_t)(m * n), image_bytes = c.count * type_size(ty->c);
+    double* ref = (double*)xmalloc(mn * sizeof(double));
+    double* mag = (double*)xmalloc(mn * sizeof(double));
+    unsigned char* first = (unsigned char*)xmalloc(image_bytes);
+    unsigned char* again = (unsigned char*)xmalloc(image_bytes);
+    reference(&a, sc->trans_a, sc->trans_b, bh, b_rows > 0 ? b_rows : 1, (size_t)(b_rows * b_cols),
+              m, n, sc->alpha, sc->beta, c0, ref, mag);
+
+    spmm_call(sc, &s, da.descr, db, dc, buffer, sc->preprocess);
+    CUDA_OK(cudaMemcpy(first, c.dev, image_bytes, cudaMemcpyDeviceToHost));
+    compare(&c, first, ref, mag, ty, describe(sc, "first run"));
+
+    /* The same call again from the same C: bitwise the same result. */
+    dense_upload(&c);
+    spmm_call(sc, &s, da.descr, db, dc, buffer, 0);
+    CUDA_OK(cudaMemcpy(again, c.dev, image_bytes, cudaMemcpyDeviceToHost));
+    if (memcmp(first, again, image_bytes) != 0)
+        fail_msg("%s", describe(sc, "a repeated run differs bitwise from the first"));
+
+    if (sc->new_values && a.nnz > 0) {
+        /* New values in A's value array, same structure and buffer: an analysis kept
+         * from preprocess must not keep the old values. */
+        for (int64_t e = 0; e < a.nnz; ++e) a.val[e] = rounded(tcst_rng_symmetric(&fx.rng), ty->ab);
+        void* host = xmalloc((size_t)a.nnz * type_size(ty->ab));
+        for (int64_t e = 0; e < a.nnz; ++e) put(host, (size_t)e, ty->ab, a.val[e]);
+        CUDA_OK(cudaMemcpy(da.val, host, (size_t)a.nnz * type_size(ty->ab), cudaMemcpyHostToDevice));
+        free(host);
+        reference(&a, sc->trans_a, sc->trans_b, bh, b_rows > 0 ? b_rows : 1,
+                  (size_t)(b_rows * b_cols), m, n, sc->alpha, sc->beta, c0, ref, mag);
+        dense_upload(&c);
+        spmm_call(sc, &s, da.descr, db, dc, buffer, 0);
+        CUDA_OK(cudaMemcpy(again, c.dev, image_bytes, cudaMemcpyDeviceToHost));
+        compare(&c, again, ref, mag, ty, describe(sc, "run with new values of A"));
+    }
+
+    assert_ok(tcsDestroyDnMat(db));
+    assert_ok(tcsDestroyDnMat(dc));
+    csr_free(&da);
+    dense_free(&b);
+    dense_free(&c);
+    tcst_device_free(buffer);
+    tcst_device_free(s.dev);
+    free(bh);
+    free(c0);
+    free(ref);
+    free(mag);
+    free(first);
+    free(again);
+    tcst_csr_free(&a);
+}
+
+static spmm_case plain_case(int type, int64_t n, tcsSpMMAlg_t alg) {
+    spmm_case sc;
+    memset(&sc, 0, sizeof sc);
+    sc.type = type;
+    sc.n = n;
+    sc.alg = alg;
+    sc.b_row = sc.c_row = 1;
+    sc.alpha = 1.5;
+    sc.beta = 0.0;
+    sc.preprocess = 1;
+    sc.new_values = 1;
+    return sc;
+}
+
+/* ---- layout sweeps -------------------------------------------------------------- */
+
+static const tcsSpMMAlg_t DEFAULT_LIKE[] = {TCS_SPMM_ALG_DEFAULT, TCS_SPMM_CSR_ALG1,
+                                            TCS_SPMM_CSR_ALG2, TCS_SPMM_CSR_ALG3};
+
+/* Every combination of opA, opB, B and C order, n in {1, 7, 8, 33, 128} and algorithm
+ * (ROWSPLIT, MERGE, one of the automatic ones); base, pointer mode, beta, alpha,
+ * sortedness and preprocess rotate with a counter so that all their combinations come
+ * up; leading-dimension padding and pointer offsets are drawn at random. */
+static void sweep(int type) {
+    static const int64_t ns[] = {1, 7, 8, 33, 128};
+    static const int pads[] = {0, 0, 8, 3};
+    tcst_csr sorted, shuffled;
+    gen_sweep_matrix(&sorted, 0);
+    gen_sweep_matrix(&shuffled, 1);
+    int count = 0;
+    for (int ta = 0; ta < 2; ++ta)
+        for (int tb = 0; tb < 2; ++tb)
+            for (int b_row = 0; b_row < 2; ++b_row)
+                for (int c_row = 0; c_row < 2; ++c_row)
+                    for (int ni = 0; ni < 5; ++ni)
+                        for (int slot = 0; slot < 3; ++slot, ++count) {
+                            const tcsSpMMAlg_t alg = slot == 0   ? TCS_SPMM_CSR_ROWSPLIT
+                                                     : slot == 1 ? TCS_SPMM_CSR_MERGE
+                                                                 : DEFAULT_LIKE[(count / 3) % 4];
+                            spmm_case sc = plain_case(type, ns[ni], alg);
+                            sc.trans_a = ta;
+                            sc.trans_b = tb;
+                            sc.b_row = b_row;
+                            sc.c_row = c_row;
+                            sc.base = count % 2;
+                            sc.device_scalars = (count / 2) % 2;
+                            sc.beta = (count / 4) % 2 ? -0.75 : 0.0;
+                            sc.alpha = count % 13 == 5 ? 0.0 : 1.5;
+                            sc.preprocess = (count / 8) % 2;
+                            sc.b_pad = pads[random_below(4)];
+                            sc.c_pad = pads[random_below(4)];
+                            sc.b_offset = random_below(4) == 0;
+                            sc.c_offset = random_below(4) == 0;
+                            check_case((count / 16) % 2 ? &shuffled : &sorted, &sc);
+                        }
+    tcst_csr_free(&sorted);
+    tcst_csr_free(&shuffled);
+}
+
+static void test_layouts_fp32(void** state) { (void)state; sweep(FP32); }
+static void test_layouts_fp64(void** state) { (void)state; sweep(FP64); }
+static void test_layouts_fp16(void** state) { (void)state; sweep(FP16); }
+static void test_layouts_fp16_to_fp32(void** state) { (void)state; sweep(FP16_C32); }
+static void test_layouts_bf16(void** state) { (void)state; sweep(BF16); }
+static void test_layouts_bf16_to_fp32(void** state) { (void)state; sweep(BF16_C32); }
+
+/* ---- row lengths ---------------------------------------------------------------- */
+
+/* Rows of thousands of entries among empty and short ones: a row spans many
+ * merge-path segments (carry-outs and their fix-up), and for opA = T the long rows
+ * become thousands of rows with one entry. */
+static void test_long_rows(void** state) {
+    (void)state;
+    static const int64_t ns[] = {1, 8, 33, 128};
+    static const tcsSpMMAlg_t algs[] = {TCS_SPMM_CSR_ROWSPLIT, TCS_SPMM_CSR_MERGE,
+                                        TCS_SPMM_ALG_DEFAULT};
+    tcst_csr a;
+    gen_mixed(&a, 60, 6000, 6, 0.5, 5, 5000, 0.0);
+    tcst_csr_shuffle_columns(&a, tcst_rng_next(&fx.rng));
+    for (int type = FP32; type <= FP64; ++type)
+        for (int ta = 0; ta < 2; ++ta)
+            for (int ni = 0; ni < 4; ++ni)
+                for (int ai = 0; ai < 3; ++ai) {
+                    spmm_case sc = plain_case(type, ns[ni], algs[ai]);
+                    sc.trans_a = ta;
+                    sc.beta = ai == 1 ? 0.5 : 0.0;
+                    sc.c_row = ni != 2;
+                    sc.base = ni % 2;
+                    check_case(&a, &sc);
+                }
+    tcst_csr_free(&a);
+}
+
+/* A power-law graph (R-MAT): rows from empty to hundreds of entries. */
+static void test_power_law(void** state) {
+    (void)state;
+    static const tcsSpMMAlg_t algs[] = {TCS_SPMM_CSR_ROWSPLIT, TCS_SPMM_CSR_MERGE,
+                                        TCS_SPMM_ALG_DEFAULT};
+    tcst_csr a;
+    assert_int_equal(tcst_gen_rmat(12, 8, 0.57, 0.19, 0.19, tcst_rng_next(&fx.rng), &a), 0);
+    for (int ta = 0; ta < 2; ++ta)
+        for (int ai = 0; ai < 3; ++ai)
+            for (int64_t n = 8; n <= 32; n += 24) {
+                spmm_case sc = plain_case(FP32, n, algs[ai]);
+                sc.trans_a = ta;
+                check_case(&a, &sc);
+                sc.type = FP16;
+                check_case(&a, &sc);
+            }
+    tcst_csr_free(&a);
+}
+
+/* Millions of nonzeros: merge-path segments longer than the minimum, a carry-out in
+ * almost every segment, the radix sort of opA = T at scale. */
+static void test_large(void** state) {
+    (void)state;
+    tcst_csr a, b;
+    assert_int_equal(tcst_gen_uniform(300000, 300000, 15, tcst_rng_next(&fx.rng), &a), 0);
+    spmm_case sc = plain_case(FP32, 8, TCS_SPMM_CSR_MERGE);
+    sc.new_values = 0;
+    check_case(&a, &sc);
+    sc.trans_a = 1;
+    sc.beta = 1.0;
+    check_case(&a, &sc);
+    tcst_csr_free(&a);
+    assert_int_equal(tcst_gen_uniform(60000, 60000, 10, tcst_rng_next(&fx.rng), &b), 0);
+    sc = plain_case(FP32, 128, TCS_SPMM_CSR_MERGE);
+    sc.new_values = 0;
+    check_case(&b, &sc);
+    sc.alg = TCS_SPMM_CSR_ROWSPLIT;
+    check_case(&b, &sc);
+    tcst_csr_free(&b);
+}
+
+/* ---- degenerate shapes ---------------------------------------------------------- */
+
+/* nnz == 0 (NULL column and value arrays): C = beta*C, zeros for beta == 0 (C held
+ * NaN). Also k == 0: A with no columns (opA = N) or no rows (opA = T). */
+static void test_no_nonzeros(void** state) {
+    (void)state;
+    static const tcsSpMMAlg_t algs[] = {TCS_SPMM_CSR_ROWSPLIT, TCS_SPMM_CSR_MERGE,
+                                        TCS_SPMM_ALG_DEFAULT};
+    tcst_csr empty, no_cols, no_rows;
+    assert_int_equal(tcst_csr_alloc(&empty, 20, 10, 0), 0);
+    assert_int_equal(tcst_csr_alloc(&no_cols, 12, 0, 0), 0);
+    assert_int_equal(tcst_csr_alloc(&no_rows, 0, 9, 0), 0);
+    for (int ai = 0; ai < 3; ++ai)
+        for (int ta = 0; ta < 2; ++ta)
+            for (int with_beta = 0; with_beta < 2; ++with_beta) {
+                spmm_case sc = plain_case(FP32, 7, algs[ai]);
+                sc.trans_a = ta;
+                sc.beta = with_beta ? 2.0 : 0.0;
+                sc.c_row = ai != 1;
+                sc.device_scalars = ta;
+                check_case(&empty, &sc);
+                check_case(ta ? &no_rows : &no_cols, &sc);
+                sc.type = FP16;
+                check_case(&empty, &sc);
+            }
+    tcst_csr_free(&empty);
+    tcst_csr_free(&no_cols);
+    tcst_csr_free(&no_rows);
+}
+
+/* m == 0 or n == 0: success, nothing written. */
+static void test_empty_output(void** state) {
+    (void)state;
+    tcst_csr a;
+    gen_mixed(&a, 6, 5, 3, 0.0, 0, 0, 0.0);
+    device_csr da;
+    csr_upload(&da, &a, 0, CUDA_R_32F);
+    float* poison = (float*)tcst_device_poisoned(64 * sizeof(float));
+    assert_non_null(poison);
+    const float alpha = 1.0f, beta = 0.0f;
+    for (int ta = 0; ta < 2; ++ta) {
+        const int64_t m = ta ? a.cols : a.rows, k = ta ? a.rows : a.cols;
+        tcsConstDnMatDescr_t b;
+        tcsDnMatDescr_t c;
+        /* n == 0 */
+        assert_ok(tcsCreateConstDnMat(&b, k, 0, 1, poison, CUDA_R_32F, TCS_ORDER_ROW));
+        assert_ok(tcsCreateDnMat(&c, m, 0, 1, poison, CUDA_R_32F, TCS_ORDER_ROW));
+        size_t bytes = 1;
+        assert_ok(tcsSpMM_bufferSize(fx.handle, op_of(ta, 0), TCS_OPERATION_NON_TRANSPOSE, &alpha,
+                                     da.descr, b, &beta, c, CUDA_R_32F, TCS_SPMM_ALG_DEFAULT, &bytes));
+        assert_int_equal(bytes, 0);
+        assert_ok(tcsSpMM_preprocess(fx.handle, op_of(ta, 0), TCS_OPERATION_NON_TRANSPOSE, &alpha,
+                                     da.descr, b, &beta, c, CUDA_R_32F, TCS_SPMM_CSR_MERGE, NULL));
+        assert_ok(tcsSpMM(fx.handle, op_of(ta, 0), TCS_OPERATION_NON_TRANSPOSE, &alpha, da.descr, b,
+                          &beta, c, CUDA_R_32F, TCS_SPMM_CSR_MERGE, NULL));
+        assert_ok(tcsDestroyDnMat(b));
+        assert_ok(tcsDestroyDnMat(c));
+    }
+    /* m == 0: A with no rows (opA = N) */
+    tcst_csr no_rows;
+    assert_int_equal(tcst_csr_alloc(&no_rows, 0, 5, 0), 0);
+    device_csr dz;
+    csr_upload(&dz, &no_rows, 0, CUDA_R_32F);
+    tcsConstDnMatDescr_t b;
+    tcsDnMatDescr_t c;
+    assert_ok(tcsCreateConstDnMat(&b, 5, 4, 4, poison, CUDA_R_32F, TCS_ORDER_ROW));
+    assert_ok(tcsCreateDnMat(&c, 0, 4, 4, poison, CUDA_R_32F, TCS_ORDER_ROW));
+    assert_ok(tcsSpMM(fx.handle, TCS_OPERATION_NON_TRANSPOSE, TCS_OPERATION_NON_TRANSPOSE, &alpha,
+                      dz.descr, b, &beta, c, CUDA_R_32F, TCS_SPMM_CSR_ROWSPLIT, NULL));
+    CUDA_OK(cudaDeviceSynchronize());
+    unsigned char image[64 * sizeof(float)];
+    CUDA_OK(cudaMemcpy(image, poison, sizeof image, cudaMemcpyDeviceToHost));
+    for (size_t i = 0; i < sizeof image; ++i) assert_int_equal(image[i], 0xFF);
+    assert_ok(tcsDestroyDnMat(b));
+    assert_ok(tcsDestroyDnMat(c));
+    csr_free(&dz);
+    csr_free(&da);
+    tcst_device_free(poison);
+    tcst_csr_free(&a);
+    tcst_csr_free(&no_rows);
+}
+
+/* One row of A (m == 1 for opA = N, k == 1 for opA = T) and one column (the
+ * reverse), dense. */
+static void test_single_row_or_column(void** state) {
+    (void)state;
+    static const int64_t ns[] = {1, 8, 33};
+    static const tcsSpMMAlg_t algs[] = {TCS_SPMM_CSR_ROWSPLIT, TCS_SPMM_CSR_MERGE,
+                                        TCS_SPMM_ALG_DEFAULT};
+    tcst_csr row, col;
+    gen_mixed(&row, 1, 300, 300, 0.0, 1, 300, 0.0);
+    gen_mixed(&col, 300, 1, 1, 0.2, 0, 0, 0.0);
+    for (int ta = 0; ta < 2; ++ta)
+        for (int ni = 0; ni < 3; ++ni)
+            for (int ai = 0; ai < 3; ++ai) {
+                spmm_case sc = plain_case(ai == 2 ? FP64 : FP32, ns[ni], algs[ai]);
+                sc.trans_a = ta;
+                sc.beta = ni == 1 ? 0.25 : 0.0;
+                sc.b_row = ai != 1;
+                check_case(&row, &sc);
+                check_case(&col, &sc);
+            }
+    tcst_csr_free(&row);
+    tcst_csr_free(&col);
+}
+
+/* ---- preprocess ----------------------------------------------------------------- */
+
+/* preprocess, run, new values of A, run again with the same buffer; and runs that
+ * analyse themselves (no preprocess), for every algorithm family and opA. */
+static void test_preprocess_then_new_values(void** state) {
+    (void)state;
+    static const tcsSpMMAlg_t algs[] = {TCS_SPMM_CSR_ROWSPLIT, TCS_SPMM_CSR_MERGE,
+                                        TCS_SPMM_ALG_DEFAULT, TCS_SPMM_CSR_ALG3};
+    tcst_csr a;
+    gen_mixed(&a, 400, 300, 20, 0.1, 3, 300, 0.3);
+    for (int ai = 0; ai < 4; ++ai)
+        for (int ta = 0; ta < 2; ++ta)
+            for (int pre = 0; pre < 2; ++pre) {
+                spmm_case sc = plain_case(ai % 2 ? FP16 : FP32, 32, algs[ai]);
+                sc.trans_a = ta;
+                sc.preprocess = pre;
+                sc.beta = 1.0;
+                check_case(&a, &sc);
+            }
+    tcst_csr_free(&a);
+}
+
+/* ---- CUDA graph capture --------------------------------------------------------- */
+
+/* tcsSpMM captured on a non-default stream (set with tcsSetStream) and replayed: once
+ * after preprocess (the graph holds the product only) and once without (the graph
+ * holds the analysis too: the opA = T radix sort, the partition). New values of A
+ * between replays reach the result. */
+static void test_graph_capture(void** state) {
+    (void)state;
+    static const struct {
+        tcsSpMMAlg_t alg;
+        int trans_a;
+    } runs[] = {{TCS_SPMM_CSR_MERGE, 1}, {TCS_SPMM_CSR_ROWSPLIT, 0}, {TCS_SPMM_ALG_DEFAULT, 1},
+                {TCS_SPMM_CSR_MERGE, 0}};
+    cudaStream_t stream;
+    CUDA_OK(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
+    assert_ok(tcsSetStream(fx.handle, stream));
+    for (size_t r = 0; r < sizeof runs / sizeof runs[0]; ++r) {
+        tcst_csr a;
+        gen_mixed(&a, 500, 400, 16, 0.1, 2, 400, 0.2);
+        round_values(&a, CUDA_R_32F);
+        const int ta = runs[r].trans_a;
+        const tcsOperation_t opa = op_of(ta, 0), opb = TCS_OPERATION_NON_TRANSPOSE;
+        const int64_t m = ta ? a.cols : a.rows, k = ta ? a.rows : a.cols, n = 32;
+        const float alpha = 2.0f, beta = 0.0f;
+        device_csr da;
+        dense b, c;
+        tcsConstDnMatDescr_t db;
+        tcsDnMatDescr_t dc;
+        csr_upload(&da, &a, 1, CUDA_R_32F);
+        dense_make(&b, k, n, 1, 0, 0, CUDA_R_32F);
+        double* bh = dense_fill_random(&b);
+        dense_upload(&b);
+        dense_make(&c, m, n, 1, 4, 0, CUDA_R_32F);
+        assert_ok(tcsCreateConstDnMat(&db, k, n, b.ld, dense_values(&b), CUDA_R_32F, TCS_ORDER_ROW));
+        assert_ok(tcsCreateDnMat(&dc, m, n, c.ld, dense_values(&c), CUDA_R_32F, TCS_ORDER_ROW));
+        size_t bytes = 0;
+        assert_ok(tcsSpMM_bufferSize(fx.handle, opa, opb, &alpha, da.descr, db, &beta, dc,
+                                     CUDA_R_32F, runs[r].alg, &bytes));
+        void* kept = tcst_device_poisoned(bytes);
+        void* fresh = tcst_device_poisoned(bytes);
+        assert_true(bytes == 0 || (kept != NULL && fresh != NULL));
+        assert_ok(tcsSpMM_preprocess(fx.handle, opa, opb, &alpha, da.descr, db, &beta, dc,
+                                     CUDA_R_32F, runs[r].alg, kept));
+        CUDA_OK(cudaStreamSynchronize(stream));
+
+        cudaGraph_t graphs[2];
+        cudaGraphExec_t execs[2];
+        for (int g = 0; g < 2; ++g) {
+            CUDA_OK(cudaStreamBeginCapture(stream, cudaStreamCaptureModeGlobal));
+            const tcsStatus_t st = tcsSpMM(fx.handle, opa, opb, &alpha, da.descr, db, &beta, dc,
+                                           CUDA_R_32F, runs[r].alg, g == 0 ? kept : fresh);
+            CUDA_OK(cudaStreamEndCapture(stream, &graphs[g]));
+            assert_int_equal(st, TCS_STATUS_SUCCESS);
+            CUDA_OK(cudaGraphInstantiate(&execs[g], graphs[g], 0));
+        }
+
+        const size_t mn = (size_t)(m * n), image_bytes = c.count * sizeof(float);
+        double* ref = (double*)xmalloc(mn * sizeof(double));
+        double* mag = (double*)xmalloc(mn * sizeof(double));
+        unsigned char* got = (unsigned char*)xmalloc(image_bytes);
+        unsigned char* first = (unsigned char*)xmalloc(image_bytes);
+        reference(&a, ta, 0, bh, k, (size_t)(k * n), m, n, alpha, beta, NULL, ref, mag);
+        for (int replay = 0; replay < 3; ++replay) {
+            if (replay == 1) { /* new values of A between replays */
+                for (int64_t e = 0; e < a.nnz; ++e) a.val[e] = rounded(tcst_rng_symmetric(&fx.rng), CUDA_R_32F);
+                float* host = (float*)xmalloc((size_t)a.nnz * sizeof(float));
+                for (int64_t e = 0; e < a.nnz; ++e) host[e] = (float)a.val[e];
+                CUDA_OK(cudaMemcpy(da.val, host, (size_t)a.nnz * sizeof(float), cudaMemcpyHostToDevice));
+                free(host);
+                reference(&a, ta, 0, bh, k, (size_t)(k * n), m, n, alpha, beta, NULL, ref, mag);
+            }
+            for (int g = 0; g < 2; ++g) {
+                dense_upload(&c); /* C back to NaN: beta == 0 must not read it */
+                CUDA_OK(cudaGraphLaunch(execs[g], stream));
+                CUDA_OK(cudaStreamSynchronize(stream));
+                CUDA_OK(cudaMemcpy(got, c.dev, image_bytes, cudaMemcpyDeviceToHost));
+                char what[160];
+                snprintf(what, sizeof what, "graph %s (alg %d, opA %c), replay %d (seed %llu)",
+                         g == 0 ? "after preprocess" : "with analysis", (int)runs[r].alg,
+                         ta ? 'T' : 'N', replay, (unsigned long long)fx.seed);
+                compare(&c, got, ref, mag, &TYPES[FP32], what);
+                if (replay == 2 && g == 0) memcpy(first, got, image_bytes);
+                if (replay == 2 && g == 1) /* same kernels, same data: bitwise equal */
+                    assert_memory_equal(first, got, image_bytes);
+            }
+        }
+        for (int g = 0; g < 2; ++g) {
+            CUDA_OK(cudaGraphExecDestroy(execs[g]));
+            CUDA_OK(cudaGraphDestroy(graphs[g]));
+        }
+        assert_ok(tcsDestroyDnMat(db));
+        assert_ok(tcsDestroyDnMat(dc));
+        csr_free(&da);
+        dense_free(&b);
+        dense_free(&c);
+        tcst_device_free(kept);
+        tcst_device_free(fresh);
+        free(bh), free(ref), free(mag), free(got), free(first);
+        tcst_csr_free(&a);
+    }
+    assert_ok(tcsSetStream(fx.handle, NULL));
+    CUDA_OK(cudaStreamDestroy(stream));
+}
+
+/* ---- real matrices -------------------------------------------------------------- */
+
+static void test_matrix_market(void** state) {
+    (void)state;
+    static const char* files[] = {"bcsstk13.mtx.gz", "aa3.mtx.gz", "wiki-Vote.mtx.gz"};
+    static const tcsSpMMAlg_t algs[] = {TCS_SPMM_CSR_ROWSPLIT, TCS_SPMM_CSR_MERGE,
+                                        TCS_SPMM_ALG_DEFAULT};
+    int read = 0;
+    for (size_t f = 0; f < sizeof files / sizeof files[0]; ++f) {
+        char path[1024], err[256];
+        tcst_csr a;
+        snprintf(path, sizeof path, "%s/%s", tcst_matrix_dir(), files[f]);
+        if (tcst_mm_read(path, fx.seed | 1u, &a, err, sizeof err) != 0) {
+            printf("gpu_spmm_csr: %s not read (%s)\n", path, err);
+            continue;
+        }
+        ++read;
+        for (int ai = 0; ai < 3; ++ai)
+            for (int ta = 0; ta < 2; ++ta)
+                for (int64_t n = 8; n <= 32; n += 24) {
+                    spmm_case sc = plain_case(FP32, n, algs[ai]);
+                    sc.trans_a = ta;
+                    sc.new_values = 0;
+                    check_case(&a, &sc);
+                }
+        tcst_csr_free(&a);
+    }
+    if (read == 0) skip();
+}
+
+/* ---- 64-bit offsets ------------------------------------------------------------- */
+
+/* Element offsets beyond 2^31 in B and C (huge leading dimensions): the index math is
+ * 64-bit. Each allocation is about 8.6 GB; skipped where the GPU has not that much. */
+static void large_offsets_case(int row_major, tcsSpMMAlg_t alg) {
+    const int64_t m = 3, k = 5, n = row_major ? 8 : 9;
+    tcst_csr a; /* dense, so that every row of B is read */
+    assert_int_equal(tcst_csr_alloc(&a, m, k, m * k), 0);
+    for (int64_t e = 0; e < m * k; ++e) {
+        a.col_idx[e] = (int)(e % k);
+        a.val[e] = rounded(tcst_rng_symmetric(&fx.rng), CUDA_R_32F);
+    }
+    for (int64_t i = 0; i <= m; ++i) a.row_ptr[i] = (int)(i * k);
+    /* row-major: B row 4 and C row 2 start past 2^31; column-major: column 8 */
+    const int64_t ldb = row_major ? (INT64_C(1) << 29) + 16 : (INT64_C(1) << 28) + 16;
+    const int64_t ldc = row_major ? (INT64_C(1) << 30) + 16 : (INT64_C(1) << 28) + 8;
+    const size_t b_count = (size_t)((row_major ? k - 1 : n - 1) * ldb + (row_major ? n : k));
+    /* one more element than C needs: the probe after C's last entry stays inside */
+    const size_t c_count = (size_t)((row_major ? m - 1 : n - 1) * ldc + (row_major ? n : m)) + 1;
+    float *b = NULL, *c = NULL;
+    if (cudaMalloc((void**)&b, b_count * sizeof(float)) != cudaSuccess ||
+        cudaMalloc((void**)&c, c_count * sizeof(float)) != cudaSuccess) {
+        (void)cudaGetLastError();
+        cudaFree(b);
+        printf("gpu_spmm_csr: no room for 2 x 8.6 GB: 64-bit offset case skipped\n");
+        tcst_csr_free(&a);
+        skip();
+    }
+    CUDA_OK(cudaMemset(b, 0xFF, b_count * sizeof(float)));
+    CUDA_OK(cudaMemset(c, 0xFF, c_count * sizeof(float)));
+    double* bh = (double*)xmalloc((size_t)(k * n) * sizeof(double));
+    for (int64_t j = 0; j < n; ++j)
+        for (int64_t i = 0; i < k; ++i) {
+            const float v = (float)tcst_rng_symmetric(&fx.rng);
+            bh[i + j * k] = v;
+            const size_t at = (size_t)(row_major ? i * ldb + j : i + j * ldb);
+            CUDA_OK(cudaMemcpy(b + at, &v, sizeof v, cudaMemcpyHostToDevice));
+        }
+    device_csr da;
+    csr_upload(&da, &a, 0, CUDA_R_32F);
+    tcsConstDnMatDescr_t db;
+    tcsDnMatDescr_t dc;
+    const tcsOrder_t order = row_major ? TCS_ORDER_ROW : TCS_ORDER_COL;
+    assert_ok(tcsCreateConstDnMat(&db, k, n, ldb, b, CUDA_R_32F, order));
+    assert_ok(tcsCreateDnMat(&dc, m, n, ldc, c, CUDA_R_32F, order));
+    const float alpha = 1.0f, beta = 0.0f;
+    size_t bytes = 0;
+    assert_ok(tcsSpMM_bufferSize(fx.handle, TCS_OPERATION_NON_TRANSPOSE, TCS_OPERATION_NON_TRANSPOSE,
+                                 &alpha, da.descr, db, &beta, dc, CUDA_R_32F, alg, &bytes));
+    void* buffer = tcst_device_poisoned(bytes);
+    assert_true(bytes == 0 || buffer != NULL);
+    assert_ok(tcsSpMM(fx.handle, TCS_OPERATION_NON_TRANSPOSE, TCS_OPERATION_NON_TRANSPOSE, &alpha,
+                      da.descr, db, &beta, dc, CUDA_R_32F, alg, buffer));
+    CUDA_OK(cudaDeviceSynchronize());
+    double* ref = (double*)xmalloc((size_t)(m * n) * sizeof(double));
+    double* mag = (double*)xmalloc((size_t)(m * n) * sizeof(double));
+    reference(&a, 0, 0, bh, k, (size_t)(k * n), m, n, alpha, beta, NULL, ref, mag);
+    for (int64_t j = 0; j < n; ++j)
+        for (int64_t i = 0; i < m; ++i) {
+            float x, after;
+            const size_t at = (size_t)(row_major ? i * ldc + j : i + j * ldc);
+            CUDA_OK(cudaMemcpy(&x, c + at, sizeof x, cudaMemcpyDeviceToHost));
+            CUDA_OK(cudaMemcpy(&after, c + at + 1, sizeof after, cudaMemcpyDeviceToHost));
+            if (!(fabs(x - ref[i + j * m]) <= 1e-5 * mag[i + j * m]))
+                fail_msg("64-bit offsets (%s, alg %d): C(%lld,%lld) = %.9g, reference %.9g (seed %llu)",
+                         row_major ? "row-major" : "column-major", (int)alg, (long long)i,
+                         (long long)j, x, ref[i + j * m], (unsigned long long)fx.seed);
+            const int last = row_major ? j == n - 1 : i == m - 1;
+            if (last && !isnan(after)) fail_msg("64-bit offsets: written past the end of a line of C");
+        }
+    assert_ok(tcsDestroyDnMat(db));
+    assert_ok(tcsDestroyDnMat(dc));
+    csr_free(&da);
+    tcst_device_free(buffer);
+    CUDA_OK(cudaFree(b));
+    CUDA_OK(cudaFree(c));
+    free(bh), free(ref), free(mag);
+    tcst_csr_free(&a);
+}
+
+static void test_offsets_beyond_2_31(void** state) {
+    (void)state;
+    large_offsets_case(1, TCS_SPMM_CSR_ROWSPLIT);
+    large_offsets_case(1, TCS_SPMM_CSR_MERGE);
+    large_offsets_case(0, TCS_SPMM_CSR_ROWSPLIT);
+    large_offsets_case(0, TCS_SPMM_CSR_MERGE);
+}
+
+int main(void) {
+    if (!tcst_gpu_available()) {
+        printf("gpu_spmm_csr: no usable CUDA device: skipped\n");
+        return TCST_SKIP;
+    }
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_layouts_fp32),
+        cmocka_unit_test(test_layouts_fp64),
+        cmocka_unit_test(test_layouts_fp16),
+        cmocka_unit_test(test_layouts_fp16_to_fp32),
+        cmocka_unit_test(test_layouts_bf16),
+        cmocka_unit_test(test_layouts_bf16_to_fp32),
+        cmocka_unit_test(test_long_rows),
+        cmocka_unit_test(test_power_law),
+        cmocka_unit_test(test_large),
+        cmocka_unit_test(test_no_nonzeros),
+        cmocka_unit_test(test_empty_output),
+        cmocka_unit_test(test_single_row_or_column),
+        cmocka_unit_test(test_preprocess_then_new_values),
+        cmocka_unit_test(test_graph_capture),
+        cmocka_unit_test(test_matrix_market),
+        cmocka_unit_test(test_offsets_beyond_2_31),
+    };
+    return cmocka_run_group_tests(tests, group_setup, group_teardown);
+}
