@@ -106,20 +106,23 @@ for t in tests:
         continue
     cmd = t.get("command") or []
     # only compiled test programs: scripts (cmake -P, python, sh) run without sanitizer
-    exe = cmd[0] if cmd else ""
-    if any(exe.endswith(s) for s in ("cmake", "python3", "sh", "bash")):
+    exe = cmd[0].rsplit("/", 1)[-1] if cmd else ""
+    if exe in ("cmake", "sh", "bash", "env") or exe.startswith("python"):
         continue
     print(t["name"] + "\t" + " ".join(shlex.quote(c) for c in cmd))
 PY
   while IFS=$'\t' read -r name cmd; do
     [ -n "$name" ] || continue
     san_run=$((san_run + 1))
+    echo "=== $name" >> "$out/sanitizer.log"
     if ! TCS_TEST_QUICK=1 eval compute-sanitizer --tool memcheck --error-exitcode 99 \
-         --print-limit 20 "$cmd" > "$out/sanitizer-$name.log" 2>&1; then
+         --print-limit 20 "$cmd" < /dev/null > "$out/sanitizer-one.log" 2>&1; then
       san_fail=$((san_fail + 1)); status=1
-      echo "-- sanitizer: $name"; grep -E "ERROR SUMMARY|Invalid|out of bounds|FAILED" "$out/sanitizer-$name.log" | head -n 10
+      echo "-- sanitizer: $name"; grep -E "ERROR SUMMARY|Invalid|out of bounds|FAILED" "$out/sanitizer-one.log" | head -n 10
     fi
+    cat "$out/sanitizer-one.log" >> "$out/sanitizer.log"
   done < "$out/gputests.txt"
+  rm -f "$out/sanitizer-one.log"
   note "compute-sanitizer memcheck: $san_run programs, $san_fail with errors ($(elapsed))"
 fi
 
