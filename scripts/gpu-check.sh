@@ -73,12 +73,13 @@ if [ "$skip_build" = 0 ]; then
     printf '%s\n' "${summary[@]}"; exit 1
   fi
   note "build: ok ($(elapsed))"
+  rm -f "$out/configure.log" "$out/build.log"  # kept only when they explain a failure
 fi
 
 # The tensor-core and other kernels: which matrix instructions ended up in the SASS.
 if command -v cuobjdump >/dev/null; then
-  cuobjdump --dump-sass "$build"/lib/libtcsparse.so 2>/dev/null > "$out/sass.txt"
-  note "sass: $(grep -c -E '\bHMMA|\bDMMA' "$out/sass.txt") HMMA/DMMA, $(wc -l < "$out/sass.txt") lines"
+  cuobjdump --dump-sass "$build"/lib/libtcsparse.so 2>/dev/null > /tmp/tcs-sass.txt
+  note "sass: $(grep -c -E '\bHMMA|\bDMMA' /tmp/tcs-sass.txt) HMMA/DMMA, $(grep -c -E 'LDL|STL' /tmp/tcs-sass.txt) local-memory accesses, $(wc -l < /tmp/tcs-sass.txt) lines"
 fi
 
 # 3. every test
@@ -146,8 +147,10 @@ if [ "$bench" = 1 ] && [ -x "$build/bench/tcs_bench" ]; then
   else
     TCS_BENCH_QUICK=1 "$build/bench/tcs_bench" "${bargs[@]}" > "$out/bench.log" 2>&1 || status=1
   fi
-  if python3 scripts/perf_report.py "$out/bench.json" --out "$out/perf" > "$out/perf.log" 2>&1; then
-    note "bench: report in $out/perf ($(elapsed))"
+  # The tables and plots are rebuilt from bench.json wherever it is fetched to;
+  # here only the geometric means are printed.
+  if python3 scripts/perf_report.py "$out/bench.json" --out /tmp/tcs-perf > "$out/perf.log" 2>&1; then
+    note "bench: done ($(elapsed))"
     grep -E "geomean|Geomean|GEOMEAN" "$out/perf.log" | head -n 12
   else
     note "bench: report FAILED"; tail -n 20 "$out/perf.log"
