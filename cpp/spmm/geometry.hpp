@@ -59,13 +59,17 @@ struct segmentation {
     std::int64_t count = 0;
 };
 
+// Threads the device holds at once (an H100's when the properties are missing).
+inline std::int64_t resident_threads(const device_info* device) {
+    const std::int64_t sms = device && device->sm_count > 0 ? device->sm_count : 132;
+    const std::int64_t per_sm =
+        device && device->max_threads_per_sm > 0 ? device->max_threads_per_sm : 2048;
+    return sms * per_sm;
+}
+
 inline segmentation choose_segments(std::int64_t items, const geometry& g, std::int64_t slabs,
                                     const device_info* device) {
-    const std::int64_t sms = device && device->sm_count > 0 ? device->sm_count : 132;
-    const std::int64_t threads = device && device->max_threads_per_sm > 0
-                                     ? device->max_threads_per_sm
-                                     : 2048;
-    std::int64_t target = kSegmentWaves * sms * threads / g.lanes / (slabs > 0 ? slabs : 1);
+    std::int64_t target = kSegmentWaves * resident_threads(device) / g.lanes / (slabs > 0 ? slabs : 1);
     if (target < 1) target = 1;
     segmentation s;
     s.length = (items + target - 1) / target;

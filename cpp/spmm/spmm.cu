@@ -49,8 +49,8 @@ shape shape_of(const problem& p) {
     // Row indices and offsets are int in the kernels, as the 32-bit CSR allows.
     if (p.a.rows >= INT_MAX || p.a.cols >= INT_MAX || s.nnz > INT_MAX)
         fail(errc::insufficient_resources, "SpMM: A exceeds 32-bit indices");
-    s.alg = choose_algorithm(p.alg, s.m, s.nnz, s.n);
     s.geo = choose_geometry(s.n, size_of(p.a.type));
+    s.alg = choose_algorithm(p.alg, s.m, s.nnz, s.n, s.geo, p.device);
     s.slabs = slab_count(s.n, s.geo);
     if (s.alg == algorithm::merge_path) s.seg = choose_segments(s.m + s.nnz, s.geo, s.slabs, p.device);
     return s;
