@@ -13,7 +13,8 @@
  * fp16 C). Inputs are rounded to their type first, so the bound measures the
  * arithmetic only. Outputs live in allocations filled with 0xFF bytes (NaN): an entry
  * left unwritten, or a write outside C, fails. Exits 77 (skipped) without a GPU; the
- * seed is printed and TCST_SEED=<seed> reproduces a run. */
+ * seed is printed and TCST_SEED=<seed> reproduces a run. TCS_TEST_QUICK=1 (the
+ * compute-sanitizer run) sweeps fewer n and leaves out the multi-GB cases. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -141,6 +142,7 @@ static struct {
     tcsHandle_t handle;
     tcst_rng rng;
     uint64_t seed;
+    int quick; /* TCS_TEST_QUICK */
 } fx;
 
 static int group_setup(void** state) {
@@ -578,8 +580,10 @@ static const tcsSpMMAlg_t DEFAULT_LIKE[] = {TCS_SPMM_ALG_DEFAULT, TCS_SPMM_CSR_A
  * sortedness and preprocess rotate with a counter so that all their combinations come
  * up; leading-dimension padding and pointer offsets are drawn at random. */
 static void sweep(int type) {
-    static const int64_t ns[] = {1, 7, 8, 33, 128};
+    static const int64_t all_ns[] = {1, 7, 8, 33, 128}, quick_ns[] = {8, 33};
     static const int pads[] = {0, 0, 8, 3};
+    const int64_t* ns = fx.quick ? quick_ns : all_ns;
+    const int n_count = fx.quick ? 2 : 5;
     tcst_csr sorted, shuffled;
     gen_sweep_matrix(&sorted, 0);
     gen_sweep_matrix(&shuffled, 1);
@@ -588,7 +592,7 @@ static void sweep(int type) {
         for (int tb = 0; tb < 2; ++tb)
             for (int b_row = 0; b_row < 2; ++b_row)
                 for (int c_row = 0; c_row < 2; ++c_row)
-                    for (int ni = 0; ni < 5; ++ni)
+                    for (int ni = 0; ni < n_count; ++ni)
                         for (int slot = 0; slot < 3; ++slot, ++count) {
                             const tcsSpMMAlg_t alg = slot == 0   ? TCS_SPMM_CSR_ROWSPLIT
                                                      : slot == 1 ? TCS_SPMM_CSR_MERGE
@@ -671,16 +675,19 @@ static void test_power_law(void** state) {
 static void test_large(void** state) {
     (void)state;
     tcst_csr a, b;
-    assert_int_equal(tcst_gen_uniform(300000, 300000, 15, tcst_rng_next(&fx.rng), &a), 0);
-    spmm_case sc = plain_case(FP32, 8, TCS_SPMM_CSR_MERGE);
-    sc.new_values = 0;
-    check_case(&a, &sc);
-    sc.trans_a = 1;
-    sc.beta = 1.0;
-    check_case(&a, &sc);
-    tcst_csr_free(&a);
+    spmm_case sc;
+    if (!fx.quick) {
+        assert_int_equal(tcst_gen_uniform(300000, 300000, 15, tcst_rng_next(&fx.rng), &a), 0);
+        sc = plain_case(FP32, 8, TCS_SPMM_CSR_MERGE);
+        sc.new_values = 0;
+        check_case(&a, &sc);
+        sc.trans_a = 1;
+        sc.beta = 1.0;
+        check_case(&a, &sc);
+        tcst_csr_free(&a);
+    }
     assert_int_equal(tcst_gen_uniform(60000, 60000, 10, tcst_rng_next(&fx.rng), &b), 0);
-    sc = plain_case(FP32, 128, TCS_SPMM_CSR_MERGE);
+    sc = plain_case(FP32, fx.quick ? 8 : 128, TCS_SPMM_CSR_MERGE);
     sc.new_values = 0;
     check_case(&b, &sc);
     sc.alg = TCS_SPMM_CSR_ROWSPLIT;
@@ -1032,6 +1039,10 @@ static void large_offsets_case(int row_major, tcsSpMMAlg_t alg) {
 
 static void test_offsets_beyond_2_31(void** state) {
     (void)state;
+    if (fx.quick) {
+        printf("gpu_spmm_csr: TCS_TEST_QUICK: 64-bit offset cases (2 x 8.6 GB) skipped\n");
+        skip();
+    }
     large_offsets_case(1, TCS_SPMM_CSR_ROWSPLIT);
     large_offsets_case(1, TCS_SPMM_CSR_MERGE);
     large_offsets_case(0, TCS_SPMM_CSR_ROWSPLIT);
@@ -1043,6 +1054,8 @@ int main(void) {
         printf("gpu_spmm_csr: no usable CUDA device: skipped\n");
         return TCST_SKIP;
     }
+    const char* quick = getenv("TCS_TEST_QUICK");
+    fx.quick = quick != NULL && strcmp(quick, "0") != 0;
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_layouts_fp32),
         cmocka_unit_test(test_layouts_fp64),
