@@ -12,6 +12,7 @@
 
 #include "core/device.hpp"
 
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 
@@ -46,35 +47,52 @@ inline std::int64_t slab_count(std::int64_t n, const geometry& g) {
     return (n + g.slab() - 1) / g.slab();
 }
 
+// Blocks per SM the product kernels are compiled for (__launch_bounds__), i.e. a
+// register cap of 65536 / (kThreads * blocks): the most blocks at which ptxas keeps the
+// kernels free of spills (-Xptxas -v, CUDA 13, sm_90; the one exception, 4 bytes, is
+// merge-path with 16-bit inputs, fp32 C and strided B). Row-split holds fewer values
+// across its loop than merge-path. Also the occupancy the host plans with.
+constexpr int merge_blocks_per_sm(std::size_t element_bytes) { return element_bytes == 2 ? 4 : 5; }
+constexpr int row_split_blocks_per_sm(std::size_t element_bytes) {
+    return element_bytes == 2 ? 5 : 7;
+}
+
+// Lane groups of geometry g that the device holds at once, `blocks_per_sm` blocks of
+// kThreads on each SM (an H100's 132 SMs when the properties are missing).
+inline std::int64_t resident_groups(const device_info* device, const geometry& g,
+                                    int blocks_per_sm) {
+    const std::int64_t sms = device && device->sm_count > 0 ? device->sm_count : 132;
+    return sms * kThreads * blocks_per_sm / g.lanes;
+}
+
 // Merge-path segmentation: the m + nnz merge items (row ends and nonzeros) are cut into
 // `count` segments of `length` items (the last may be shorter); each group works
-// through one segment. Short segments give more parallelism on small matrices, long
-// ones fewer carry-out records; the length grows with the matrix so that about
-// kSegmentWaves segments fall on every group the device can hold at once.
+// through one segment. Short segments keep a small matrix parallel; long ones mean
+// fewer carry-out records (each costs a record written and read and a row of C
+// rewritten by the fix-up). So the length is the longest that still gives every
+// resident group a segment, but no longer than needed for kSegmentWaves waves or for
+// kSegmentRows mean rows per segment, and at least kMinSegmentItems.
 inline constexpr std::int64_t kMinSegmentItems = 8;
 inline constexpr std::int64_t kSegmentWaves = 4;
+inline constexpr std::int64_t kSegmentRows = 4;
 
 struct segmentation {
     std::int64_t length = kMinSegmentItems;
     std::int64_t count = 0;
 };
 
-// Threads the device holds at once (an H100's when the properties are missing).
-inline std::int64_t resident_threads(const device_info* device) {
-    const std::int64_t sms = device && device->sm_count > 0 ? device->sm_count : 132;
-    const std::int64_t per_sm =
-        device && device->max_threads_per_sm > 0 ? device->max_threads_per_sm : 2048;
-    return sms * per_sm;
-}
-
-inline segmentation choose_segments(std::int64_t items, const geometry& g, std::int64_t slabs,
-                                    const device_info* device) {
-    std::int64_t target = kSegmentWaves * resident_threads(device) / g.lanes / (slabs > 0 ? slabs : 1);
-    if (target < 1) target = 1;
+inline segmentation choose_segments(std::int64_t items, std::int64_t rows, const geometry& g,
+                                    std::int64_t slabs, const device_info* device) {
+    const auto ceil_div = [](std::int64_t a, std::int64_t b) { return (a + b - 1) / b; };
+    std::int64_t groups = resident_groups(device, g, merge_blocks_per_sm(kVectorBytes / g.width)) /
+                          (slabs > 0 ? slabs : 1);
+    if (groups < 1) groups = 1;
+    const std::int64_t fill = ceil_div(items, groups);                    // one wave
+    const std::int64_t waves = ceil_div(items, kSegmentWaves * groups);   // balance
+    const std::int64_t mean_rows = ceil_div(kSegmentRows * items, rows > 0 ? rows : 1);
     segmentation s;
-    s.length = (items + target - 1) / target;
-    if (s.length < kMinSegmentItems) s.length = kMinSegmentItems;
-    s.count = (items + s.length - 1) / s.length;
+    s.length = std::max(kMinSegmentItems, std::min(fill, std::max(waves, mean_rows)));
+    s.count = ceil_div(items, s.length);
     return s;
 }
 

@@ -70,7 +70,7 @@ struct segment {
 };
 
 template <class T, class TC, int G, int NV, bool Vector>
-__global__ void __launch_bounds__(kThreads, merge_blocks_per_sm<T>)
+__global__ void __launch_bounds__(kThreads, merge_blocks_per_sm(sizeof(T)))
     merge_path_kernel(sparse_rows<T> A, dense_in<T> B, dense_out<TC> C, scalar<acc_t<T>> alpha,
                       scalar<acc_t<T>> beta, merge_view M, acc_t<T>* records) {
     using acc = acc_t<T>;

@@ -45,14 +45,6 @@ template <> struct element<__nv_bfloat16> {
 };
 template <class T> using acc_t = typename element<T>::acc;
 
-// Blocks per SM the product kernels are compiled for (__launch_bounds__), i.e. a
-// register cap of 65536 / (kThreads * blocks): the most blocks at which ptxas keeps the
-// kernels free of spills (-Xptxas -v, CUDA 13, sm_90; the one exception, 4 bytes, is
-// merge-path with 16-bit inputs, fp32 C and strided B). Row-split holds fewer values
-// across its loop than merge-path.
-template <class T> inline constexpr int merge_blocks_per_sm = sizeof(T) == 2 ? 4 : 5;
-template <class T> inline constexpr int row_split_blocks_per_sm = sizeof(T) == 2 ? 5 : 7;
-
 // Elements of T in one 16-byte vector.
 template <class T> inline constexpr int vector_width = kVectorBytes / int(sizeof(T));
 

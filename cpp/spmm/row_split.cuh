@@ -10,7 +10,7 @@
 namespace tcs::spmm {
 
 template <class T, class TC, int G, int NV, bool Vector>
-__global__ void __launch_bounds__(kThreads, row_split_blocks_per_sm<T>)
+__global__ void __launch_bounds__(kThreads, row_split_blocks_per_sm(sizeof(T)))
     row_split_kernel(sparse_rows<T> A, dense_in<T> B, dense_out<TC> C, scalar<acc_t<T>> alpha,
                      scalar<acc_t<T>> beta) {
     using acc = acc_t<T>;

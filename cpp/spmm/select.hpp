@@ -29,7 +29,8 @@ namespace tcs::spmm {
 
 // Mean nonzeros per row of op(A) from which row-split may be chosen.
 inline constexpr double kRowSplitFromMeanRowLength = 32.0;
-// Row-split also needs rows * lanes-per-row >= this many device-fulls of threads.
+// Row-split also needs at least this many waves of rows (lane groups the device holds
+// at once, at row-split's occupancy).
 inline constexpr double kRowSplitMinWaves = 1.0;
 
 inline algorithm choose_algorithm(algorithm requested, std::int64_t m, std::int64_t nnz,
@@ -37,8 +38,9 @@ inline algorithm choose_algorithm(algorithm requested, std::int64_t m, std::int6
     if (requested != algorithm::automatic) return requested;
     if (n == 1 || m == 0) return algorithm::merge_path;
     const bool long_rows = double(nnz) >= kRowSplitFromMeanRowLength * double(m);
-    const bool fills_device =
-        double(m) * g.lanes >= kRowSplitMinWaves * double(resident_threads(device));
+    const std::int64_t groups =
+        resident_groups(device, g, row_split_blocks_per_sm(kVectorBytes / g.width));
+    const bool fills_device = double(m) >= kRowSplitMinWaves * double(groups);
     return long_rows && fills_device ? algorithm::row_split : algorithm::merge_path;
 }
 

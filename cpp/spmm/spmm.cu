@@ -52,7 +52,7 @@ shape shape_of(const problem& p) {
     s.geo = choose_geometry(s.n, size_of(p.a.type));
     s.alg = choose_algorithm(p.alg, s.m, s.nnz, s.n, s.geo, p.device);
     s.slabs = slab_count(s.n, s.geo);
-    if (s.alg == algorithm::merge_path) s.seg = choose_segments(s.m + s.nnz, s.geo, s.slabs, p.device);
+    if (s.alg == algorithm::merge_path) s.seg = choose_segments(s.m + s.nnz, s.m, s.geo, s.slabs, p.device);
     return s;
 }
 
