@@ -94,7 +94,8 @@ static float half_value(uint16_t h) {
         f = ldexpf((float)mant, -24);
         return sign ? -f : f;
     }
-    x = e == 31 ? (sign | 0x7f800000u | (mant << 13)) : (sign | ((e - 15u + 127u) << 23) | (mant << 13));
+    x = e == 31 ? (sign | 0x7f800000u | (mant << 13))
+                : (sign | ((e - 15u + 127u) << 23) | (mant << 13));
     memcpy(&f, &x, 4);
     return f;
 }
@@ -297,9 +298,9 @@ static const char* describe(const spmm_case* s, const char* what) {
              "alg=%d scalars on %s alpha=%g beta=%g %s (seed %llu)",
              what, TYPES[s->type].name, s->trans_a ? 'T' : 'N', s->trans_b ? 'T' : 'N',
              s->b_row ? "row" : "col", s->b_pad, s->b_offset, s->c_row ? "row" : "col", s->c_pad,
-             s->c_offset, (long long)s->n, s->base, (int)s->alg, s->device_scalars ? "device" : "host",
-             s->alpha, s->beta, s->preprocess ? "preprocessed" : "not preprocessed",
-             (unsigned long long)fx.seed);
+             s->c_offset, (long long)s->n, s->base, (int)s->alg,
+             s->device_scalars ? "device" : "host", s->alpha, s->beta,
+             s->preprocess ? "preprocessed" : "not preprocessed", (unsigned long long)fx.seed);
     return text;
 }
 
@@ -455,7 +456,8 @@ static size_t buffer_size(const spmm_case* sc, const scalars* s, tcsConstSpMatDe
     size_t bytes = 0;
     pointer_mode(sc);
     assert_ok(tcsSpMM_bufferSize(fx.handle, op_a(sc), op_b(sc), scalar_ptr(s, sc, 0), a, b,
-                                 scalar_ptr(s, sc, 1), c, TYPES[sc->type].compute, sc->alg, &bytes));
+                                 scalar_ptr(s, sc, 1), c, TYPES[sc->type].compute, sc->alg,
+                                 &bytes));
     assert_ok(tcsSetPointerMode(fx.handle, TCS_POINTER_MODE_HOST));
     return bytes;
 }
@@ -530,7 +532,8 @@ static void check_case(const tcst_csr* a_in, const spmm_case* sc) {
         for (int64_t e = 0; e < a.nnz; ++e) a.val[e] = rounded(tcst_rng_symmetric(&fx.rng), ty->ab);
         void* host = xmalloc((size_t)a.nnz * type_size(ty->ab));
         for (int64_t e = 0; e < a.nnz; ++e) put(host, (size_t)e, ty->ab, a.val[e]);
-        CUDA_OK(cudaMemcpy(da.val, host, (size_t)a.nnz * type_size(ty->ab), cudaMemcpyHostToDevice));
+        CUDA_OK(
+            cudaMemcpy(da.val, host, (size_t)a.nnz * type_size(ty->ab), cudaMemcpyHostToDevice));
         free(host);
         reference(&a, sc->trans_a, sc->trans_b, bh, b_rows > 0 ? b_rows : 1,
                   (size_t)(b_rows * b_cols), m, n, sc->alpha, sc->beta, c0, ref, mag);
@@ -744,7 +747,8 @@ static void test_empty_output(void** state) {
         assert_ok(tcsCreateDnMat(&c, m, 0, 1, poison, CUDA_R_32F, TCS_ORDER_ROW));
         size_t bytes = 1;
         assert_ok(tcsSpMM_bufferSize(fx.handle, op_of(ta, 0), TCS_OPERATION_NON_TRANSPOSE, &alpha,
-                                     da.descr, b, &beta, c, CUDA_R_32F, TCS_SPMM_ALG_DEFAULT, &bytes));
+                                     da.descr, b, &beta, c, CUDA_R_32F, TCS_SPMM_ALG_DEFAULT,
+                                     &bytes));
         assert_int_equal(bytes, 0);
         assert_ok(tcsSpMM_preprocess(fx.handle, op_of(ta, 0), TCS_OPERATION_NON_TRANSPOSE, &alpha,
                                      da.descr, b, &beta, c, CUDA_R_32F, TCS_SPMM_CSR_MERGE, NULL));
@@ -856,7 +860,8 @@ static void test_graph_capture(void** state) {
         double* bh = dense_fill_random(&b);
         dense_upload(&b);
         dense_make(&c, m, n, 1, 4, 0, CUDA_R_32F);
-        assert_ok(tcsCreateConstDnMat(&db, k, n, b.ld, dense_values(&b), CUDA_R_32F, TCS_ORDER_ROW));
+        assert_ok(
+            tcsCreateConstDnMat(&db, k, n, b.ld, dense_values(&b), CUDA_R_32F, TCS_ORDER_ROW));
         assert_ok(tcsCreateDnMat(&dc, m, n, c.ld, dense_values(&c), CUDA_R_32F, TCS_ORDER_ROW));
         size_t bytes = 0;
         assert_ok(tcsSpMM_bufferSize(fx.handle, opa, opb, &alpha, da.descr, db, &beta, dc,
@@ -887,10 +892,12 @@ static void test_graph_capture(void** state) {
         reference(&a, ta, 0, bh, k, (size_t)(k * n), m, n, alpha, beta, NULL, ref, mag);
         for (int replay = 0; replay < 3; ++replay) {
             if (replay == 1) { /* new values of A between replays */
-                for (int64_t e = 0; e < a.nnz; ++e) a.val[e] = rounded(tcst_rng_symmetric(&fx.rng), CUDA_R_32F);
+                for (int64_t e = 0; e < a.nnz; ++e)
+                    a.val[e] = rounded(tcst_rng_symmetric(&fx.rng), CUDA_R_32F);
                 float* host = (float*)xmalloc((size_t)a.nnz * sizeof(float));
                 for (int64_t e = 0; e < a.nnz; ++e) host[e] = (float)a.val[e];
-                CUDA_OK(cudaMemcpy(da.val, host, (size_t)a.nnz * sizeof(float), cudaMemcpyHostToDevice));
+                CUDA_OK(cudaMemcpy(da.val, host, (size_t)a.nnz * sizeof(float),
+                                   cudaMemcpyHostToDevice));
                 free(host);
                 reference(&a, ta, 0, bh, k, (size_t)(k * n), m, n, alpha, beta, NULL, ref, mag);
             }
@@ -1004,8 +1011,9 @@ static void large_offsets_case(int row_major, tcsSpMMAlg_t alg) {
     assert_ok(tcsCreateDnMat(&dc, m, n, ldc, c, CUDA_R_32F, order));
     const float alpha = 1.0f, beta = 0.0f;
     size_t bytes = 0;
-    assert_ok(tcsSpMM_bufferSize(fx.handle, TCS_OPERATION_NON_TRANSPOSE, TCS_OPERATION_NON_TRANSPOSE,
-                                 &alpha, da.descr, db, &beta, dc, CUDA_R_32F, alg, &bytes));
+    assert_ok(tcsSpMM_bufferSize(fx.handle, TCS_OPERATION_NON_TRANSPOSE,
+                                 TCS_OPERATION_NON_TRANSPOSE, &alpha, da.descr, db, &beta, dc,
+                                 CUDA_R_32F, alg, &bytes));
     void* buffer = tcst_device_poisoned(bytes);
     assert_true(bytes == 0 || buffer != NULL);
     assert_ok(tcsSpMM(fx.handle, TCS_OPERATION_NON_TRANSPOSE, TCS_OPERATION_NON_TRANSPOSE, &alpha,
@@ -1021,11 +1029,13 @@ static void large_offsets_case(int row_major, tcsSpMMAlg_t alg) {
             CUDA_OK(cudaMemcpy(&x, c + at, sizeof x, cudaMemcpyDeviceToHost));
             CUDA_OK(cudaMemcpy(&after, c + at + 1, sizeof after, cudaMemcpyDeviceToHost));
             if (!(fabs(x - ref[i + j * m]) <= 1e-5 * mag[i + j * m]))
-                fail_msg("64-bit offsets (%s, alg %d): C(%lld,%lld) = %.9g, reference %.9g (seed %llu)",
-                         row_major ? "row-major" : "column-major", (int)alg, (long long)i,
-                         (long long)j, x, ref[i + j * m], (unsigned long long)fx.seed);
+                fail_msg(
+                    "64-bit offsets (%s, alg %d): C(%lld,%lld) = %.9g, reference %.9g (seed %llu)",
+                    row_major ? "row-major" : "column-major", (int)alg, (long long)i, (long long)j,
+                    x, ref[i + j * m], (unsigned long long)fx.seed);
             const int last = row_major ? j == n - 1 : i == m - 1;
-            if (last && !isnan(after)) fail_msg("64-bit offsets: written past the end of a line of C");
+            if (last && !isnan(after))
+                fail_msg("64-bit offsets: written past the end of a line of C");
         }
     assert_ok(tcsDestroyDnMat(db));
     assert_ok(tcsDestroyDnMat(dc));

@@ -123,7 +123,8 @@ __global__ void __launch_bounds__(kThreads, merge_blocks_per_sm(sizeof(T)))
             for (int v = 0; v < NV; ++v)
 #pragma unroll
                 for (int e = 0; e < V; ++e)
-                    if (cols.owned[v] && cols.first[v] + e < C.cols) record[cols.first[v] + e] = sum[v][e];
+                    if (cols.owned[v] && cols.first[v] + e < C.cols)
+                        record[cols.first[v] + e] = sum[v][e];
         }
     }
 }

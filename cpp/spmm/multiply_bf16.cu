@@ -1,4 +1,5 @@
-// SpMM launches for __nv_bfloat16 A and B, C either __nv_bfloat16 or float (fp32 accumulation either way).
+// SpMM launches for __nv_bfloat16 A and B, C either __nv_bfloat16 or float (fp32
+// accumulation either way).
 // One translation unit per element type keeps each compilation small and lets them
 // build in parallel.
 #include "spmm/launch.cuh"

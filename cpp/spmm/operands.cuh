@@ -170,7 +170,8 @@ template <class T, int G, int NV, bool Vector> struct chunk {
         for (int u = 0; u < U; ++u)
 #pragma unroll
             for (int v = 0; v < NV; ++v)
-                b[u][v] = load_b<T, V, Vector>(B, kk[u], cols.first[v], cols.owned[v] && u < count, n);
+                b[u][v] =
+                    load_b<T, V, Vector>(B, kk[u], cols.first[v], cols.owned[v] && u < count, n);
     }
 
     // acc += a[u] * B(kk[u], owned columns), in nonzero order (deterministic).

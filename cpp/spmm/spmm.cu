@@ -52,7 +52,8 @@ shape shape_of(const problem& p) {
     s.geo = choose_geometry(s.n, size_of(p.a.type));
     s.alg = choose_algorithm(p.alg, s.m, s.nnz, s.n, s.geo, p.device);
     s.slabs = slab_count(s.n, s.geo);
-    if (s.alg == algorithm::merge_path) s.seg = choose_segments(s.m + s.nnz, s.m, s.geo, s.slabs, p.device);
+    if (s.alg == algorithm::merge_path)
+        s.seg = choose_segments(s.m + s.nnz, s.m, s.geo, s.slabs, p.device);
     return s;
 }
 
@@ -120,8 +121,8 @@ void analyse(const problem& p, const shape& s, const carved& b) {
     if (s.alg != algorithm::merge_path) return;
     const csr_rows a = op_a(p, b);
     const std::int64_t threads = s.seg.count + 1;
-    launch_kernel("partition_kernel", partition_kernel<>, dim3(unsigned((threads + 255) / 256)), 256,
-                  p.stream, a.row_ptr, a.base, int(s.m), s.nnz, merge_of(s, b), b.limits);
+    launch_kernel("partition_kernel", partition_kernel<>, dim3(unsigned((threads + 255) / 256)),
+                  256, p.stream, a.row_ptr, a.base, int(s.m), s.nnz, merge_of(s, b), b.limits);
 }
 
 bool aligned16(const void* ptr) { return reinterpret_cast<std::uintptr_t>(ptr) % 16 == 0; }
@@ -195,8 +196,10 @@ void run(const problem& p, void* buffer, bool preprocessed) {
     x.alg = s.alg;
     x.geo = s.geo;
     x.slabs = s.slabs;
-    x.b_vector = vectorizable(x.b, x.b_row_stride, x.b_col_stride, size_of(p.b.type), s.n, s.geo.width);
-    x.c_vector = vectorizable(x.c, x.c_row_stride, x.c_col_stride, size_of(p.c.type), s.n, s.geo.width);
+    x.b_vector =
+        vectorizable(x.b, x.b_row_stride, x.b_col_stride, size_of(p.b.type), s.n, s.geo.width);
+    x.c_vector =
+        vectorizable(x.c, x.c_row_stride, x.c_col_stride, size_of(p.c.type), s.n, s.geo.width);
     if (s.alg == algorithm::merge_path) {
         x.merge = merge_of(s, b);
         x.records = b.records;
