@@ -25,6 +25,12 @@ constexpr int kGroupThreads = 256;  // threads of a group-bin block
 // bin (4 lanes x 16 slots ... 32 lanes x 128 slots), so one kernel serves all four.
 constexpr int kGroupSlots = 1024;
 constexpr int kWideThreads = 1024;
+// Rows whose products would call for a symbolic table larger than this (or for the wide
+// bin) first try one of this size: products far outnumber the distinct columns in FEM
+// and dense-block rows. Only the rows with more than half as many columns go on to
+// their bin's table.
+constexpr int kGuessTable = 4096;
+constexpr int kGuessThreads = 256;
 
 // What a kernel needs to find a row's bin: bin b holds bounds in (upper[b-1], upper[b]];
 // the last bin is unbounded.

@@ -22,6 +22,7 @@ __device__ void mark_columns(const operands& x, int2 t, unsigned* bits, int* lo,
         atomicOr(bits + (col >> 5), 1u << (col & 31));
         my_lo = min(my_lo, col);
         my_hi = max(my_hi, col);
+        return false;
     });
     my_lo = __reduce_min_sync(kFullMask, my_lo);
     my_hi = __reduce_max_sync(kFullMask, my_hi);

@@ -2,10 +2,7 @@
 #pragma once
 
 #include "core/device.hpp"
-#include "core/error.hpp"
 #include "spgemm/hash/bins.hpp"
-
-#include <cuda_runtime_api.h>
 
 #include <algorithm>
 #include <cstddef>
@@ -19,14 +16,6 @@ inline int resident_grid(int threads, std::size_t smem, int rows, const device_i
     if (smem > 0)
         per_sm = std::max(1, std::min<int>(per_sm, int(d.smem_per_sm / (smem + kStaticReserve))));
     return std::max(1, std::min(rows, d.sm_count * per_sm));
-}
-
-// Dynamic shared memory beyond 48 KB needs an opt-in per kernel.
-template <class Kernel>
-void allow_smem(Kernel kernel, std::size_t bytes) {
-    if (bytes > 48 * 1024)
-        check_cuda(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, int(bytes)),
-                   "hash SpGEMM: shared memory opt-in");
 }
 
 }  // namespace tcs::spgemm::hash

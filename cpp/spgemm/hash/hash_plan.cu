@@ -10,7 +10,7 @@
 //
 // buffer1 (sized from A's and B's dimensions alone, no GPU work):
 //   stats | row offsets (m+1; products per row until the scan) | rows by symbolic bin (m)
-//   | scan scratch | wide-row bitmaps, only when a bitmap over C's columns cannot fit in
+//   | rows to retry after the first guess (m) | scan scratch | wide-row bitmaps, only when a bitmap over C's columns cannot fit in
 //   shared memory and some row could be too long for the shared tables (a few blocks of
 //   ceil(n/32) words each, bounded by kScratchBudget).
 // buffer2 (exact, known after the read-back):
@@ -73,6 +73,7 @@ struct buffer1 {
     stats* st = nullptr;
     int* row_off = nullptr;
     int* perm = nullptr;
+    int* retry = nullptr;
     void* scan = nullptr;
     std::size_t scan_size = 0;
     symbolic_scratch wide;
@@ -87,6 +88,7 @@ buffer1 carve1(const problem& p, void* base) {
     b.st = cv.take<stats>(1);
     b.row_off = cv.take<int>(std::size_t(m) + 1);
     b.perm = cv.take<int>(std::size_t(m));
+    b.retry = cv.take<int>(std::size_t(m));
     b.scan_size = scan_bytes(m + 1);
     b.scan = cv.take<unsigned char>(b.scan_size);
     const bin_plan sym = symbolic_bins(*p.device);
@@ -158,7 +160,7 @@ public:
         check_cuda(cudaMemsetAsync(b.st, 0, sizeof(stats), lc.stream), "hash SpGEMM: clear counters");
         count_products(x, sym.thresholds(), p.a.nnz, b.st, b.row_off, lc);
         bin_by_products(x, sym.thresholds(), b.st, b.row_off, b.perm, lc);
-        symbolic(x, sym, num.thresholds(), b.st, b.perm, b.row_off, b.wide, lc);
+        symbolic(x, sym, num.thresholds(), b.st, b.perm, b.retry, b.row_off, b.wide, lc);
         std::size_t scan_size = b.scan_size;
         check_cuda(cub::DeviceScan::ExclusiveSum(b.scan, scan_size, b.row_off, b.row_off, x.m + 1,
                                                  lc.stream),

@@ -40,8 +40,9 @@ struct symbolic_scratch {
 
 // row_nnz[r] = nnz of row r of C for every row; nnz(C), the longest row and the rows
 // per numeric bin into st. Bins no row can reach (bound min(n, nnz(B))) are skipped.
+// retry (m ints): the rows of the large bins that overflow the first guess.
 void symbolic(const operands& x, const bin_plan& symbolic_plan, const bin_table& numeric,
-              stats* st, const int* perm, int* row_nnz, const symbolic_scratch& wide,
+              stats* st, const int* perm, int* retry, int* row_nnz, const symbolic_scratch& wide,
               const launch_context& lc);
 
 // ---- compute (products.cu) ----

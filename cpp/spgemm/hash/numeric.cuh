@@ -14,6 +14,7 @@
 #include "spgemm/hash/grid.hpp"
 #include "spgemm/hash/group_units.cuh"
 #include "spgemm/hash/hash_table.cuh"
+#include "spgemm/hash/kernel_launch.hpp"
 #include "spgemm/hash/launch.hpp"
 #include "spgemm/hash/ordered_commit.cuh"
 
@@ -25,6 +26,10 @@
 
 namespace tcs::spgemm::hash {
 namespace numeric_detail {
+
+// Chunks of 32 products a warp takes per window of the ordered accumulation: more
+// amortise the window's barriers and rounds, fewer keep registers low.
+constexpr int kChunksPerWindow = 4;
 
 // One output entry: position pos of C's arrays holds column col (0-based) with the sum.
 template <class V>
@@ -127,7 +132,7 @@ __global__ void __launch_bounds__(NT)
     static_assert(T % NT == 0, "whole items per thread");
     static_assert(sizeof(typename sort_t::TempStorage) <= numeric_keys_region(T, NT),
                   "the sort fits where the keys and marks were");
-    extern __shared__ __align__(16) unsigned char smem[];
+    unsigned char* smem = dynamic_smem<unsigned char>();
     int* keys = reinterpret_cast<int*>(smem);
     mark_t<NT>* marks = reinterpret_cast<mark_t<NT>*>(smem + std::size_t(T) * 4);
     V* vals = reinterpret_cast<V*>(smem + numeric_keys_region(T, NT));
@@ -146,7 +151,7 @@ __global__ void __launch_bounds__(NT)
             vals[j] = V(0);
         }
         __syncthreads();
-        accumulate_ordered<NT, plain_access>(
+        accumulate_ordered<NT, kChunksPerWindow, plain_access>(
             x, v, t.x, t.y,
             [&](int col) {
                 bool inserted;
@@ -224,7 +229,7 @@ __global__ void __launch_bounds__(kWideThreads)
         }
         __syncthreads();
         // 3. The values, accumulated at the columns' ranks.
-        accumulate_ordered<kWideThreads, l2_access>(
+        accumulate_ordered<kWideThreads, kChunksPerWindow, l2_access>(
             x, v, t.x, t.y,
             [&](int col) {
                 const int w = col >> 5;
@@ -259,10 +264,10 @@ void launch_block(const operands& x, const numeric_job<V>& job, int offset, int 
                   int end_bit, int*& last, const launch_context& lc) {
     const std::size_t smem = numeric_block_bytes(T, NT, sizeof(V));
     allow_smem(multiply_block_kernel<NT, T, V>, smem);
-    multiply_block_kernel<NT, T, V><<<resident_grid(NT, smem, count, *lc.device), NT, smem, lc.stream>>>(
-        x, job.values, job.perm + offset, count, job.row_off, job.c, job.alpha, job.beta, end_bit,
-        last, int(job.nnz_c));
-    check_launch("hash SpGEMM: numeric block rows");
+    launch("hash SpGEMM: numeric block rows", multiply_block_kernel<NT, T, V>,
+           resident_grid(NT, smem, count, *lc.device), NT, smem, lc.stream, x, job.values,
+           job.perm + offset, count, job.row_off, job.c, job.alpha, job.beta, end_bit, last,
+           int(job.nnz_c));
     last = nullptr;
 }
 
@@ -283,10 +288,9 @@ void numeric(const operands& x, const bin_plan& plan, const numeric_job<V>& job,
     int group_rows = 0;
     for (int b = 0; b < kGroupBins; ++b) group_rows += job.counts[b];
     if (group_rows > 0) {
-        multiply_groups_kernel<V><<<group_grid(group_rows, d.sm_count), kGroupThreads, 0, lc.stream>>>(
-            x, job.values, job.st, job.perm, job.row_off, job.c, job.alpha, job.beta, last,
-            int(job.nnz_c));
-        check_launch("hash SpGEMM: numeric group rows");
+        launch("hash SpGEMM: numeric group rows", multiply_groups_kernel<V>,
+               group_grid(group_rows, d.sm_count), kGroupThreads, 0, lc.stream, x, job.values,
+               job.st, job.perm, job.row_off, job.c, job.alpha, job.beta, last, int(job.nnz_c));
         last = nullptr;
     }
     const int end_bit = column_bits(x.n);
@@ -296,10 +300,9 @@ void numeric(const operands& x, const bin_plan& plan, const numeric_job<V>& job,
         const bin_info& b = plan.bins[bin];
         if (count > 0 && b.kind == bin_kind::wide) {
             const int words = wide_bitmap_words(x.n);
-            multiply_wide_kernel<V><<<job.wide.blocks, kWideThreads, 0, lc.stream>>>(
-                x, job.values, job.perm + offset, count, job.row_off, job.c, job.alpha, job.beta,
-                job.wide, words, last, int(job.nnz_c));
-            check_launch("hash SpGEMM: numeric wide rows");
+            launch("hash SpGEMM: numeric wide rows", multiply_wide_kernel<V>, job.wide.blocks,
+                   kWideThreads, 0, lc.stream, x, job.values, job.perm + offset, count, job.row_off,
+                   job.c, job.alpha, job.beta, job.wide, words, last, int(job.nnz_c));
             last = nullptr;
         } else if (count > 0) {
             switch (b.table) {

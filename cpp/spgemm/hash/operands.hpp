@@ -47,6 +47,7 @@ struct stats {
     int symbolic_count[kMaxBins];   // rows per symbolic bin
     int symbolic_cursor[kMaxBins];  // fill positions while binning
     int numeric_count[kMaxBins];    // rows per numeric bin
+    int retry_count[kMaxBins];      // rows per symbolic bin that overflowed the first guess
 };
 
 }  // namespace tcs::spgemm::hash

@@ -45,6 +45,7 @@ struct l2_access {
 // warp must call it.
 template <class Access, class V>
 __device__ __forceinline__ void commit_in_order(bool active, int tag, V value, V* vals, int slot) {
+    if (!__any_sync(kFullMask, active)) return;  // uniform: nothing to add in this warp
     const int lane = lane_id();
     const unsigned peers = __match_any_sync(kFullMask, active ? tag : -1 - lane);
     const bool leader = active && __ffs(peers) - 1 == lane;
@@ -88,7 +89,8 @@ struct global_marks {
 };
 
 // Calls f(col) for every product of A's row entries [t0, t1), the warps of the block
-// taking interleaved batches, in no particular order. Every thread of the block calls it.
+// taking interleaved batches, in no particular order. f returns true to ask the warp to
+// stop early (after its current chunk). Every thread of the block calls it.
 template <int NT, class F>
 __device__ __forceinline__ void for_each_product(const operands& x, int t0, int t1, F&& f) {
     constexpr int kWarps = NT / 32;
@@ -98,64 +100,103 @@ __device__ __forceinline__ void for_each_product(const operands& x, int t0, int 
         const batch<32, float> b = load_batch<32, false, float>(x, nullptr, t, min(t + bs, t1), lane);
         for (int c = 0; c < b.total; c += 32) {
             const product<float> pr = fetch<32, false, float>(x, nullptr, b, c + lane);
-            if (pr.active) f(pr.col);
+            const bool stop = pr.active && f(pr.col);
+            if (__any_sync(kFullMask, stop)) return;
         }
     }
 }
 
+// A warp's place in its share of a row: the current batch of A's entries [t, ...) and
+// the chunk c of its products; batches without products are skipped. Uniform within the
+// warp.
+template <class V>
+struct warp_cursor {
+    int t, t1, bs, stride, c = 0;
+    batch<32, V> b;
+
+    __device__ warp_cursor(const operands& x, const V* a_val, int t0, int t_end, int warps)
+        : t1(t_end), bs(warp_batch_size(t_end - t0, warps)) {
+        stride = warps * bs;
+        t = t0 + int(threadIdx.x) / 32 * bs;
+        settle(x, a_val);
+    }
+    __device__ bool more() const { return t < t1; }
+    // This lane's product of the current chunk; then the cursor moves on.
+    __device__ product<V> next(const operands& x, const operand_values<V>& v) {
+        const product<V> pr = fetch<32, true>(x, v.b, b, c + lane_id());
+        c += 32;
+        if (c >= b.total) {
+            c = 0;
+            t += stride;
+            settle(x, v.a);
+        }
+        return pr;
+    }
+
+private:
+    __device__ void settle(const operands& x, const V* a_val) {
+        for (; t < t1; t += stride) {
+            b = load_batch<32, true>(x, a_val, t, min(t + bs, t1), lane_id());
+            if (b.total > 0) return;
+        }
+    }
+};
+
 // Adds every product of A's row entries [t0, t1) into vals[slot_of(col)] in the fixed
-// order described above (slot_of returns -1 for a product to drop). `rounds` is two ints
-// of shared memory, zero on entry and on return. Every thread of the block calls it.
-template <int NT, class Access, class V, class SlotOf, class Marks>
+// order described above (slot_of returns -1 for a product to drop); a window holds K
+// chunks per warp, committed chunk after chunk. `rounds` is two ints of shared memory,
+// zero on entry and on return. Every thread of the block calls it.
+template <int NT, int K, class Access, class V, class SlotOf, class Marks>
 __device__ void accumulate_ordered(const operands& x, const operand_values<V>& v, int t0, int t1,
                                    SlotOf&& slot_of, const Marks& marks, V* vals, int* rounds) {
     constexpr int kWarps = NT / 32;
     static_assert(kWarps <= 32, "one mark bit per warp");
     const int warp = int(threadIdx.x) / 32, lane = lane_id();
-    const int bs = warp_batch_size(t1 - t0, kWarps);
-    // The warp's cursor: its current batch starting at entry t, and chunk c in it.
-    int t = t0 + warp * bs, c = 0;
-    batch<32, V> b;
-    if (t < t1) b = load_batch<32, true>(x, v.a, t, min(t + bs, t1), lane);
-    while (t < t1 && b.total == 0) {
-        t += kWarps * bs;
-        if (t < t1) b = load_batch<32, true>(x, v.a, t, min(t + bs, t1), lane);
-    }
+    warp_cursor<V> cur(x, v.a, t0, t1, kWarps);
     int parity = 0;
-    while (__syncthreads_or(t < t1)) {
-        bool act = false;
-        int slot = 0;
-        V val = V(0);
-        if (t < t1) {  // uniform within the warp
-            const product<V> pr = fetch<32, true>(x, v.b, b, c + lane);
-            if (pr.active) {
-                slot = slot_of(pr.col);
-                act = slot >= 0;
-                val = pr.value;
+    while (__syncthreads_or(cur.more())) {
+        bool act[K];
+        int slot[K];
+        V val[K];
+#pragma unroll
+        for (int k = 0; k < K; ++k) {
+            act[k] = false;
+            slot[k] = 0;
+            val[k] = V(0);
+            if (cur.more()) {  // uniform within the warp
+                const product<V> pr = cur.next(x, v);
+                if (pr.active) {
+                    slot[k] = slot_of(pr.col);
+                    act[k] = slot[k] >= 0;
+                    val[k] = pr.value;
+                }
             }
-            c += 32;
-            if (c >= b.total) {
-                c = 0;
-                do {
-                    t += kWarps * bs;
-                    if (t < t1) b = load_batch<32, true>(x, v.a, t, min(t + bs, t1), lane);
-                } while (t < t1 && b.total == 0);
-            }
+            if (act[k]) marks.set(slot[k], warp);
         }
-        if (act) marks.set(slot, warp);
         __syncthreads();
-        const unsigned seen = act ? marks.get(slot) : 0u;
-        const int rank = __popc(seen & ((1u << warp) - 1u));
-        const int most = __reduce_max_sync(kFullMask, __popc(seen));
+        int rank[K], most = 0;
+#pragma unroll
+        for (int k = 0; k < K; ++k) {
+            const unsigned seen = act[k] ? marks.get(slot[k]) : 0u;
+            rank[k] = __popc(seen & ((1u << warp) - 1u));
+            most = max(most, __popc(seen));
+        }
+        most = __reduce_max_sync(kFullMask, most);
         if (lane == 0 && most > 0) atomicMax(rounds + parity, most);
         if (threadIdx.x == 0) rounds[parity ^ 1] = 0;  // read last in the previous window
         __syncthreads();
         const int n_rounds = rounds[parity];
         for (int r = 0; r < n_rounds; ++r) {
-            commit_in_order<Access>(act && rank == r, slot, val, vals, slot);
+#pragma unroll
+            for (int k = 0; k < K; ++k) {
+                commit_in_order<Access>(act[k] && rank[k] == r, slot[k], val[k], vals, slot[k]);
+                __syncwarp();  // chunk k's sums are visible to chunk k+1's lanes
+            }
             __syncthreads();
         }
-        if (act) marks.clear(slot);
+#pragma unroll
+        for (int k = 0; k < K; ++k)
+            if (act[k]) marks.clear(slot[k]);
         parity ^= 1;
     }
     // Every thread has passed the last barrier above, so both counters are free.

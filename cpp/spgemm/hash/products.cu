@@ -3,6 +3,7 @@
 // numeric pass).
 #include "core/error.hpp"
 #include "spgemm/hash/flat_walk.cuh"
+#include "spgemm/hash/kernel_launch.hpp"
 #include "spgemm/hash/launch.hpp"
 
 #include <algorithm>
@@ -117,35 +118,33 @@ void count_products(const operands& x, const bin_table& symbolic, std::int64_t n
     int vw = 2;
     while (vw < 32 && vw < mean) vw *= 2;
     const int grid = grid_for(std::int64_t(x.m) * vw, kThreads, *lc.device);
-    switch (vw) {
-    case 2: count_products_kernel<2><<<grid, kThreads, 0, lc.stream>>>(x, symbolic, st, row_prod); break;
-    case 4: count_products_kernel<4><<<grid, kThreads, 0, lc.stream>>>(x, symbolic, st, row_prod); break;
-    case 8: count_products_kernel<8><<<grid, kThreads, 0, lc.stream>>>(x, symbolic, st, row_prod); break;
-    case 16: count_products_kernel<16><<<grid, kThreads, 0, lc.stream>>>(x, symbolic, st, row_prod); break;
-    default: count_products_kernel<32><<<grid, kThreads, 0, lc.stream>>>(x, symbolic, st, row_prod); break;
-    }
-    check_launch("hash SpGEMM: count products");
+    auto kernel = vw == 2    ? count_products_kernel<2>
+                  : vw == 4  ? count_products_kernel<4>
+                  : vw == 8  ? count_products_kernel<8>
+                  : vw == 16 ? count_products_kernel<16>
+                             : count_products_kernel<32>;
+    launch("hash SpGEMM: count products", kernel, grid, kThreads, 0, lc.stream, x, symbolic, st, row_prod);
 }
 
 void bin_by_products(const operands& x, const bin_table& symbolic, stats* st, const int* row_prod,
                      int* perm, const launch_context& lc) {
     const by_products bin_of{row_prod, std::min(x.n, x.nnz_b), symbolic};
-    scatter_rows_kernel<<<grid_for(x.m, kThreads, *lc.device), kThreads, 0, lc.stream>>>(
-        x.m, bin_of, symbolic.count, st, st->symbolic_count, st->symbolic_cursor, perm);
-    check_launch("hash SpGEMM: bin rows by products");
+    launch("hash SpGEMM: bin rows by products", scatter_rows_kernel<by_products>,
+           grid_for(x.m, kThreads, *lc.device), kThreads, 0, lc.stream, x.m, bin_of,
+           symbolic.count, static_cast<const stats*>(st), &st->symbolic_count[0],
+           &st->symbolic_cursor[0], perm);
 }
 
 void bin_by_nnz(const operands& x, const bin_table& numeric, const stats* st, const int* row_off,
                 int* cursors, int* perm, const launch_context& lc) {
     const by_nnz bin_of{row_off, numeric};
-    scatter_rows_kernel<<<grid_for(x.m, kThreads, *lc.device), kThreads, 0, lc.stream>>>(
-        x.m, bin_of, numeric.count, st, st->numeric_count, cursors, perm);
-    check_launch("hash SpGEMM: bin rows by nnz");
+    launch("hash SpGEMM: bin rows by nnz", scatter_rows_kernel<by_nnz>,
+           grid_for(x.m, kThreads, *lc.device), kThreads, 0, lc.stream, x.m, bin_of, numeric.count,
+           st, &st->numeric_count[0], cursors, perm);
 }
 
 void write_empty_offsets(int* rp, int base, const launch_context& lc) {
-    write_offset_kernel<<<1, 1, 0, lc.stream>>>(rp, base);
-    check_launch("hash SpGEMM: row offsets of an empty C");
+    launch("hash SpGEMM: row offsets of an empty C", write_offset_kernel, 1, 1, 0, lc.stream, rp, base);
 }
 
 }  // namespace tcs::spgemm::hash

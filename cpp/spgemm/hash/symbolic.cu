@@ -8,6 +8,7 @@
 #include "spgemm/hash/grid.hpp"
 #include "spgemm/hash/group_units.cuh"
 #include "spgemm/hash/hash_table.cuh"
+#include "spgemm/hash/kernel_launch.hpp"
 #include "spgemm/hash/launch.hpp"
 #include "spgemm/hash/ordered_commit.cuh"
 
@@ -120,19 +121,26 @@ __global__ void __launch_bounds__(kGroupThreads)
 
 // ---- block bins: one row per block at a time, a table of T keys ----
 
+// The rows a block-bin kernel takes: list[offset(bin) + i] for i < counts[bin], where
+// list and counts are perm and symbolic_count, or retry and retry_count.
+struct bin_rows {
+    const int* list;
+    const int* counts;
+};
+
 template <int NT, int T>
 __global__ void __launch_bounds__(NT)
-    symbolic_block_kernel(operands x, bin_table numeric, stats* st, const int* perm, int bin,
+    symbolic_block_kernel(operands x, bin_table numeric, stats* st, bin_rows rows, int bin,
                           int* row_nnz) {
-    extern __shared__ int keys[];  // T
+    int* keys = dynamic_smem<int>();  // T
     __shared__ row_tally tally;
     if (st->products >= kProductLimit) return;
-    const int count = st->symbolic_count[bin];
+    const int count = rows.counts[bin];
     if (int(blockIdx.x) >= count) return;
     const int offset = bin_offset(st->symbolic_count, bin);
     tally.clear();
     for (int i = blockIdx.x; i < count; i += gridDim.x) {
-        const int row = perm[offset + i];
+        const int row = rows.list[offset + i];
         const int2 t = entries_of(x, row);
         for (int j = threadIdx.x; j < T; j += NT) keys[j] = kEmpty;
         __syncthreads();
@@ -141,8 +149,60 @@ __global__ void __launch_bounds__(NT)
             bool inserted;
             insert_key<T>(keys, col, inserted);
             fresh += inserted;
+            return false;
         });
         tally.finish_row(fresh, row, row_nnz, numeric);
+    }
+    __syncthreads();
+    tally.flush(st, numeric.count);
+}
+
+// The first guess for the rows of bins [first, bins): a table of kGuessTable keys. A row
+// stops as soon as it has more than half as many distinct columns and goes to retry.
+__global__ void __launch_bounds__(kGuessThreads)
+    symbolic_guess_kernel(operands x, bin_table numeric, stats* st, const int* perm, int first,
+                          int bins, int* retry, int* row_nnz) {
+    constexpr int kCap = kGuessTable / 2;
+    int* keys = dynamic_smem<int>();  // kGuessTable
+    __shared__ row_tally tally;
+    __shared__ int s_start[kMaxBins + 1];  // where each bin starts in perm
+    if (st->products >= kProductLimit) return;
+    if (threadIdx.x == 0) {
+        int off = 0;
+        for (int b = 0; b < bins; ++b) {
+            s_start[b] = off;
+            off += st->symbolic_count[b];
+        }
+        s_start[bins] = off;
+    }
+    tally.clear();
+    __syncthreads();
+    const int total = s_start[bins] - s_start[first];
+    for (int i = blockIdx.x; i < total; i += gridDim.x) {
+        const int at = s_start[first] + i;
+        const int row = perm[at];
+        const int2 t = entries_of(x, row);
+        for (int j = threadIdx.x; j < kGuessTable; j += kGuessThreads) keys[j] = kEmpty;
+        __syncthreads();
+        for_each_product<kGuessThreads>(x, t.x, t.y, [&](int col) {
+            bool inserted;
+            insert_key<kGuessTable>(keys, col, inserted);
+            if (inserted) atomicAdd(&tally.row_sum, 1);
+            return *static_cast<volatile int*>(&tally.row_sum) > kCap;
+        });
+        __syncthreads();
+        if (threadIdx.x == 0) {
+            const int n = tally.row_sum;
+            if (n <= kCap) {
+                row_nnz[row] = n;
+                tally.add(numeric, n);
+            } else {
+                int b = first;
+                while (at >= s_start[b + 1]) ++b;
+                retry[s_start[b] + atomicAdd(&st->retry_count[b], 1)] = row;
+            }
+            tally.row_sum = 0;  // the next row adds only after its first barrier
+        }
     }
     __syncthreads();
     tally.flush(st, numeric.count);
@@ -152,17 +212,17 @@ __global__ void __launch_bounds__(NT)
 
 template <bool kGlobal>
 __global__ void __launch_bounds__(kWideThreads)
-    symbolic_wide_kernel(operands x, bin_table numeric, stats* st, const int* perm, int bin,
+    symbolic_wide_kernel(operands x, bin_table numeric, stats* st, bin_rows rows, int bin,
                          int* row_nnz, unsigned* global_bits, int words) {
     using access = std::conditional_t<kGlobal, l2_access, plain_access>;
-    extern __shared__ unsigned shared_bits[];
     __shared__ row_tally tally;
     __shared__ int s_lo, s_hi;
     if (st->products >= kProductLimit) return;
-    const int count = st->symbolic_count[bin];
+    const int count = rows.counts[bin];
     if (int(blockIdx.x) >= count) return;
     const int offset = bin_offset(st->symbolic_count, bin);
-    unsigned* bits = kGlobal ? global_bits + std::size_t(blockIdx.x) * std::size_t(words) : shared_bits;
+    unsigned* bits = kGlobal ? global_bits + std::size_t(blockIdx.x) * std::size_t(words)
+                             : dynamic_smem<unsigned>();
     for (int j = threadIdx.x; j < words; j += kWideThreads) access::store(bits + j, 0u);
     tally.clear();
     if (threadIdx.x == 0) {
@@ -171,7 +231,7 @@ __global__ void __launch_bounds__(kWideThreads)
     }
     __syncthreads();
     for (int i = blockIdx.x; i < count; i += gridDim.x) {
-        const int row = perm[offset + i];
+        const int row = rows.list[offset + i];
         const int2 t = entries_of(x, row);
         mark_columns<kWideThreads>(x, t, bits, &s_lo, &s_hi);
         __syncthreads();
@@ -194,13 +254,13 @@ __global__ void __launch_bounds__(kWideThreads)
 }
 
 template <int NT, int T>
-void launch_block(const operands& x, const bin_table& numeric, stats* st, const int* perm, int bin,
+void launch_block(const operands& x, const bin_table& numeric, stats* st, bin_rows rows, int bin,
                   int* row_nnz, const launch_context& lc) {
     const std::size_t smem = symbolic_block_bytes(T);
     allow_smem(symbolic_block_kernel<NT, T>, smem);
-    symbolic_block_kernel<NT, T><<<resident_grid(NT, smem, x.m, *lc.device), NT, smem, lc.stream>>>(
-        x, numeric, st, perm, bin, row_nnz);
-    check_launch("hash SpGEMM: symbolic block rows");
+    launch("hash SpGEMM: symbolic block rows", symbolic_block_kernel<NT, T>,
+           resident_grid(NT, smem, x.m, *lc.device), NT, smem, lc.stream, x, numeric, st, rows, bin,
+           row_nnz);
 }
 
 }  // namespace
@@ -212,38 +272,53 @@ bool wide_bitmap_fits_shared(int n, const device_info& d) {
 int wide_bitmap_words(int n) { return (n + 31) / 32; }
 
 void symbolic(const operands& x, const bin_plan& plan, const bin_table& numeric, stats* st,
-              const int* perm, int* row_nnz, const symbolic_scratch& wide, const launch_context& lc) {
+              const int* perm, int* retry, int* row_nnz, const symbolic_scratch& wide,
+              const launch_context& lc) {
     if (x.m == 0) return;
     const int cap = std::min(x.n, x.nnz_b);  // no row's bound exceeds it
     const device_info& d = *lc.device;
-    symbolic_groups_kernel<<<group_grid(x.m, d.sm_count), kGroupThreads, 0, lc.stream>>>(
-        x, numeric, st, perm, row_nnz);
-    check_launch("hash SpGEMM: symbolic group rows");
-    for (int bin = kGroupBins; bin < plan.count; ++bin) {
-        if (plan.bins[bin - 1].upper >= cap) break;  // no row reaches this bin
+    launch("hash SpGEMM: symbolic group rows", symbolic_groups_kernel, group_grid(x.m, d.sm_count),
+           kGroupThreads, 0, lc.stream, x, numeric, st, perm, row_nnz);
+    // Bins a row can reach: the first whose lower bound is at least cap is the end.
+    int end = kGroupBins;
+    while (end < plan.count && plan.bins[end - 1].upper < cap) ++end;
+    // The large bins take first a guess, then only the rows that overflowed it.
+    int guessed = kGroupBins;
+    while (guessed < end && plan.bins[guessed].kind != bin_kind::wide &&
+           plan.bins[guessed].table <= kGuessTable)
+        ++guessed;
+    if (guessed < end) {
+        const std::size_t smem = std::size_t(kGuessTable) * 4;
+        launch("hash SpGEMM: symbolic first guess", symbolic_guess_kernel,
+               resident_grid(kGuessThreads, smem, x.m, d), kGuessThreads, smem, lc.stream, x,
+               numeric, st, perm, guessed, plan.count, retry, row_nnz);
+    }
+    // Bin sizes are not known on the host yet: the grids can hold every row; blocks without
+    // rows return at once.
+    for (int bin = kGroupBins; bin < end; ++bin) {
         const bin_info& b = plan.bins[bin];
+        const bin_rows rows = bin < guessed ? bin_rows{perm, &st->symbolic_count[0]}
+                                            : bin_rows{retry, &st->retry_count[0]};
         if (b.kind == bin_kind::wide) {
             const int words = wide_bitmap_words(x.n);
             if (wide.bits == nullptr) {
                 const std::size_t smem = std::size_t(words) * 4;
                 allow_smem(symbolic_wide_kernel<false>, smem);
-                symbolic_wide_kernel<false>
-                    <<<resident_grid(kWideThreads, smem, x.m, d), kWideThreads, smem, lc.stream>>>(
-                        x, numeric, st, perm, bin, row_nnz, nullptr, words);
+                launch("hash SpGEMM: symbolic wide rows", symbolic_wide_kernel<false>,
+                       resident_grid(kWideThreads, smem, x.m, d), kWideThreads, smem, lc.stream, x,
+                       numeric, st, rows, bin, row_nnz, static_cast<unsigned*>(nullptr), words);
             } else {
-                symbolic_wide_kernel<true><<<std::max(1, wide.blocks), kWideThreads, 0, lc.stream>>>(
-                    x, numeric, st, perm, bin, row_nnz, wide.bits, words);
+                launch("hash SpGEMM: symbolic wide rows", symbolic_wide_kernel<true>,
+                       std::max(1, wide.blocks), kWideThreads, 0, lc.stream, x, numeric, st, rows,
+                       bin, row_nnz, wide.bits, words);
             }
-            check_launch("hash SpGEMM: symbolic wide rows");
             continue;
         }
-        // Bin sizes are not known on the host yet: enough blocks to fill the device,
-        // the surplus returns at once.
         switch (b.table) {
-        case 512: launch_block<64, 512>(x, numeric, st, perm, bin, row_nnz, lc); break;
-        case 2048: launch_block<128, 2048>(x, numeric, st, perm, bin, row_nnz, lc); break;
-        case 8192: launch_block<256, 8192>(x, numeric, st, perm, bin, row_nnz, lc); break;
-        case 32768: launch_block<512, 32768>(x, numeric, st, perm, bin, row_nnz, lc); break;
+        case 512: launch_block<64, 512>(x, numeric, st, rows, bin, row_nnz, lc); break;
+        case 2048: launch_block<128, 2048>(x, numeric, st, rows, bin, row_nnz, lc); break;
+        case 8192: launch_block<256, 8192>(x, numeric, st, rows, bin, row_nnz, lc); break;
+        case 32768: launch_block<512, 32768>(x, numeric, st, rows, bin, row_nnz, lc); break;
         default: fail(errc::internal_error, "hash SpGEMM: no symbolic kernel for this table size");
         }
     }

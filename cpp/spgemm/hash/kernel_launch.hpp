@@ -1,0 +1,38 @@
+// How the hash SpGEMM launches its kernels and reaches dynamic shared memory: the only
+// two places that need CUDA's launch syntax and `extern __shared__`. The host test
+// tests/hash_emulation runs the same kernels on the CPU by giving its own version of
+// this file.
+#pragma once
+
+#include "core/error.hpp"
+
+#include <cuda_runtime.h>
+
+#include <cstddef>
+
+namespace tcs::spgemm::hash {
+
+// Dynamic shared memory beyond 48 KB needs an opt-in per kernel.
+template <class Kernel>
+void allow_smem(Kernel kernel, std::size_t bytes) {
+    if (bytes > 48 * 1024)
+        check_cuda(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, int(bytes)),
+                   "hash SpGEMM: shared memory opt-in");
+}
+
+// kernel<<<grid, threads, smem, stream>>>(args...), checked.
+template <class... Params, class... Args>
+void launch(const char* what, void (*kernel)(Params...), int grid, int threads, std::size_t smem,
+            cudaStream_t stream, Args... args) {
+    kernel<<<grid, threads, smem, stream>>>(args...);
+    check_launch(what);
+}
+
+// The block's dynamic shared memory, 16-byte aligned.
+template <class T>
+__device__ __forceinline__ T* dynamic_smem() {
+    extern __shared__ __align__(16) unsigned char tcs_hash_dynamic_smem[];
+    return reinterpret_cast<T*>(tcs_hash_dynamic_smem);
+}
+
+}  // namespace tcs::spgemm::hash

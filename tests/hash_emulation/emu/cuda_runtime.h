@@ -1,0 +1,153 @@
+// The part of the CUDA runtime and device language the hash SpGEMM uses, for the CPU
+// emulation (simt.hpp): qualifiers vanish, __shared__ becomes static (blocks run one
+// after another), intrinsics become rendezvous of the emulated warp, device memory is
+// host memory.
+#pragma once
+
+#include "simt.hpp"
+
+#include <algorithm>
+#include <climits>
+#include <cstddef>
+#include <cstdint>
+#include <cstring>
+
+#define __host__
+#define __device__
+#define __global__
+#define __forceinline__ inline
+#define __shared__ static
+#define __align__(n) alignas(n)
+#define __launch_bounds__(...)
+
+#define threadIdx (::emu::thread_index())
+#define blockIdx (::emu::block_index)
+#define gridDim (::emu::grid_dim)
+#define blockDim (::emu::block_dim)
+
+typedef void* cudaStream_t;
+struct dim3 {
+    unsigned x = 1, y = 1, z = 1;
+};
+struct int2 {
+    int x, y;
+};
+inline int2 make_int2(int x, int y) { return int2{x, y}; }
+
+enum cudaError_t {
+    cudaSuccess = 0,
+    cudaErrorInvalidValue = 1,
+    cudaErrorMemoryAllocation = 2,
+    cudaErrorInitializationError = 3,
+    cudaErrorInsufficientDriver = 35,
+    cudaErrorNoDevice = 100,
+    cudaErrorNoKernelImageForDevice = 209,
+    cudaErrorUnsupportedPtxVersion = 222,
+};
+enum cudaMemcpyKind { cudaMemcpyHostToDevice = 1, cudaMemcpyDeviceToHost = 2, cudaMemcpyDefault = 4 };
+enum cudaFuncAttribute { cudaFuncAttributeMaxDynamicSharedMemorySize = 8 };
+
+inline cudaError_t cudaGetLastError() { return cudaSuccess; }
+inline cudaError_t cudaPeekAtLastError() { return cudaSuccess; }
+inline const char* cudaGetErrorString(cudaError_t) { return "emulated"; }
+inline cudaError_t cudaMemsetAsync(void* p, int v, std::size_t n, cudaStream_t = nullptr) {
+    std::memset(p, v, n);
+    return cudaSuccess;
+}
+inline cudaError_t cudaMemcpyAsync(void* d, const void* s, std::size_t n, cudaMemcpyKind,
+                                   cudaStream_t = nullptr) {
+    std::memcpy(d, s, n);
+    return cudaSuccess;
+}
+inline cudaError_t cudaStreamSynchronize(cudaStream_t) { return cudaSuccess; }
+template <class F>
+cudaError_t cudaFuncSetAttribute(F, cudaFuncAttribute, int) {
+    return cudaSuccess;
+}
+
+// ---- device intrinsics ----
+
+template <class T>
+inline T __ldg(const T* p) { return *p; }
+template <class T>
+inline T __ldcg(const T* p) { return *p; }
+template <class T>
+inline void __stcg(T* p, T v) { *p = v; }
+
+inline int __popc(unsigned v) { return __builtin_popcount(v); }
+inline int __ffs(int v) { return __builtin_ffs(v); }
+inline int __ffs(unsigned v) { return __builtin_ffs(int(v)); }
+
+inline int min(int a, int b) { return a < b ? a : b; }
+inline int max(int a, int b) { return a > b ? a : b; }
+inline unsigned min(unsigned a, unsigned b) { return a < b ? a : b; }
+inline long long min(long long a, long long b) { return a < b ? a : b; }
+inline long long max(long long a, long long b) { return a > b ? a : b; }
+
+inline void __syncthreads() { ::emu::block_barrier(0); }
+inline int __syncthreads_or(int p) { return ::emu::block_barrier(p); }
+inline void __syncwarp(unsigned mask = 0xffffffffu) {
+    ::emu::collective(::emu::op::syncwarp, mask, 0, 0, 32);
+}
+
+template <class T>
+inline T __shfl_sync(unsigned mask, T v, int src, int width = 32) {
+    return ::emu::from_bits<T>(::emu::collective(::emu::op::shfl, mask, ::emu::bits_of(v), src, width));
+}
+template <class T>
+inline T __shfl_up_sync(unsigned mask, T v, unsigned delta, int width = 32) {
+    return ::emu::from_bits<T>(
+        ::emu::collective(::emu::op::shfl_up, mask, ::emu::bits_of(v), int(delta), width));
+}
+template <class T>
+inline T __shfl_xor_sync(unsigned mask, T v, int lane_mask, int width = 32) {
+    return ::emu::from_bits<T>(
+        ::emu::collective(::emu::op::shfl_xor, mask, ::emu::bits_of(v), lane_mask, width));
+}
+inline int __any_sync(unsigned mask, int p) {
+    return int(::emu::collective(::emu::op::any, mask, p != 0, 0, 32));
+}
+inline int __all_sync(unsigned mask, int p) {
+    return int(::emu::collective(::emu::op::all, mask, p != 0, 0, 32));
+}
+inline unsigned __ballot_sync(unsigned mask, int p) {
+    return unsigned(::emu::collective(::emu::op::ballot, mask, p != 0, 0, 32));
+}
+inline unsigned __match_any_sync(unsigned mask, int v) {
+    return unsigned(::emu::collective(::emu::op::match_any, mask, ::emu::bits_of(v), 0, 32));
+}
+inline int __reduce_add_sync(unsigned mask, int v) {
+    return int(::emu::collective(::emu::op::reduce_add, mask, std::uint32_t(v), 0, 32));
+}
+inline int __reduce_min_sync(unsigned mask, int v) {
+    return int(::emu::collective(::emu::op::reduce_min, mask, std::uint32_t(v), 0, 32));
+}
+inline int __reduce_max_sync(unsigned mask, int v) {
+    return int(::emu::collective(::emu::op::reduce_max, mask, std::uint32_t(v), 0, 32));
+}
+
+// Atomics: one OS thread runs every fiber, so a plain update is atomic; the random
+// scheduling point before it lets other threads overtake.
+template <class T, class F>
+inline T emu_atomic(T* p, F update) {
+    ::emu::maybe_yield();
+    const T old = *p;
+    *p = update(old);
+    return old;
+}
+inline int atomicCAS(int* p, int expected, int desired) {
+    return emu_atomic(p, [&](int old) { return old == expected ? desired : old; });
+}
+template <class T>
+inline T atomicAdd(T* p, T v) {
+    return emu_atomic(p, [&](T old) { return T(old + v); });
+}
+inline unsigned atomicOr(unsigned* p, unsigned v) {
+    return emu_atomic(p, [&](unsigned old) { return old | v; });
+}
+inline int atomicMax(int* p, int v) {
+    return emu_atomic(p, [&](int old) { return old > v ? old : v; });
+}
+inline int atomicMin(int* p, int v) {
+    return emu_atomic(p, [&](int old) { return old < v ? old : v; });
+}

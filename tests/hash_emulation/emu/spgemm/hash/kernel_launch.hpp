@@ -1,0 +1,30 @@
+// The emulation's version of cpp/spgemm/hash/kernel_launch.hpp: a launch runs the
+// kernel on the CPU (simt.hpp), dynamic shared memory is the emulator's buffer.
+#pragma once
+
+#include "core/error.hpp"
+
+#include <cuda_runtime.h>
+
+#include <cstddef>
+#include <functional>
+
+namespace tcs::spgemm::hash {
+
+template <class Kernel>
+void allow_smem(Kernel, std::size_t) {}
+
+template <class... Params, class... Args>
+void launch(const char* what, void (*kernel)(Params...), int grid, int threads, std::size_t smem,
+            cudaStream_t, Args... args) {
+    ::emu::count_launch(what, threads, smem);
+    const std::function<void()> body = [&] { kernel(args...); };
+    ::emu::run_grid(grid, threads, smem, body);
+}
+
+template <class T>
+inline T* dynamic_smem() {
+    return reinterpret_cast<T*>(::emu::dynamic_shared());
+}
+
+}  // namespace tcs::spgemm::hash

@@ -1,0 +1,410 @@
+// The hash SpGEMM plan and its kernels, unchanged, run on the CPU through the SIMT
+// emulation in emu/ (no GPU needed): every stage of the plan on small matrices that
+// reach every bin, both value types, mixed index bases, beta != 0, scalars read "on the
+// device", empty shapes, exact cancellation, wide rows with bitmaps in shared and in
+// global memory, under the shared memory of an H100 and of a 48 KB device. Checked
+// against the CPU reference of tests/support; and every product is computed twice with
+// different thread interleavings, which must give bitwise the same C.
+#include "core/device.hpp"
+#include "simt.hpp"
+#include "spgemm/plan.hpp"
+#include "tcs_test_support.h"
+
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace {
+
+using tcs::spgemm::problem;
+
+int failures = 0;
+std::uint64_t base_seed = 1;
+
+#define CHECK(cond, ...)                                                                           \
+    do {                                                                                           \
+        if (!(cond)) {                                                                             \
+            std::fprintf(stderr, "FAILED %s:%d: ", __FILE__, __LINE__);                            \
+            std::fprintf(stderr, __VA_ARGS__);                                                     \
+            std::fprintf(stderr, "\n");                                                            \
+            ++failures;                                                                            \
+            return false;                                                                          \
+        }                                                                                          \
+    } while (0)
+
+struct options {
+    int a_base = 0, b_base = 0, c_base = 0;
+    bool dbl = false;
+    double alpha = 1.0, beta = 0.0;
+    bool device_scalars = false;
+};
+
+// 256-byte aligned host memory filled with a poison byte (the "device" buffers).
+struct buffer {
+    std::unique_ptr<unsigned char, decltype(&std::free)> p{nullptr, &std::free};
+    explicit buffer(std::size_t bytes, int poison = 0xFF) {
+        const std::size_t rounded = (bytes + 255) / 256 * 256 + 256;
+        p.reset(static_cast<unsigned char*>(std::aligned_alloc(256, rounded)));
+        std::memset(p.get(), poison, rounded);
+    }
+    void* get() const { return p.get(); }
+};
+
+// A host matrix with an index base and values of the compute type.
+struct operand {
+    std::vector<int> rp, ci;
+    buffer val;
+    tcs::csr_view view;
+    operand(const tcst_csr& m, int base, bool dbl) : val(std::size_t(m.nnz) * 8 + 8) {
+        rp.resize(std::size_t(m.rows) + 1);
+        ci.resize(std::size_t(m.nnz) + 1);
+        for (std::int64_t i = 0; i <= m.rows; ++i) rp[i] = m.row_ptr[i] + base;
+        for (std::int64_t e = 0; e < m.nnz; ++e) {
+            ci[e] = m.col_idx[e] + base;
+            if (dbl)
+                static_cast<double*>(val.get())[e] = m.val[e];
+            else
+                static_cast<float*>(val.get())[e] = float(m.val[e]);
+        }
+        view.rows = m.rows;
+        view.cols = m.cols;
+        view.nnz = m.nnz;
+        view.row_ptr = rp.data();
+        view.col_idx = ci.data();
+        view.values = val.get();
+        view.type = dbl ? tcs::value_type::f64 : tcs::value_type::f32;
+        view.base = base;
+    }
+};
+
+struct result {
+    std::vector<int> rp, ci;
+    std::vector<unsigned char> val;
+    std::int64_t products = 0;
+};
+
+std::size_t vsize(const options& o) { return o.dbl ? 8 : 4; }
+
+// The whole protocol once, with the emulator's scheduling drawn from `schedule`.
+result multiply(const tcst_csr& a, const tcst_csr& b, const options& o, const tcs::device_info& dev,
+                std::uint64_t schedule, const std::vector<double>& old) {
+    emu::set_seed(schedule);
+    operand A(a, o.a_base, o.dbl), B(b, o.b_base, o.dbl);
+    problem p;
+    p.a = A.view;
+    p.b = B.view;
+    p.c_base = o.c_base;
+    p.compute = A.view.type;
+    p.device = &dev;
+    auto plan = tcs::spgemm::make_hash_plan();
+    const std::size_t size1 = plan->buffer1_size(p);
+    if (plan->buffer1_size(p) != size1) std::abort();
+    buffer buf1(size1);
+    plan->work_estimation(p, buf1.get());
+    result r;
+    r.products = plan->num_products();
+    const std::size_t size2 = plan->buffer2_size(p);
+    buffer buf2(size2);
+    plan->compute(p, buf1.get(), buf2.get());
+    const std::int64_t nnz = plan->nnz_c();
+    buffer rp((std::size_t(a.rows) + 1) * 4), ci(std::size_t(nnz) * 4 + 4),
+        val(std::size_t(nnz) * vsize(o) + 8);
+    for (std::int64_t e = 0; e < nnz && o.beta != 0.0; ++e) {
+        if (o.dbl)
+            static_cast<double*>(val.get())[e] = old[e];
+        else
+            static_cast<float*>(val.get())[e] = float(old[e]);
+    }
+    double scalars[2] = {o.alpha, o.beta};
+    float scalars_f[2] = {float(o.alpha), float(o.beta)};
+    tcs::scalar_arg alpha, beta;
+    alpha.ptr = o.dbl ? static_cast<const void*>(&scalars[0]) : &scalars_f[0];
+    beta.ptr = o.dbl ? static_cast<const void*>(&scalars[1]) : &scalars_f[1];
+    alpha.on_device = beta.on_device = o.device_scalars;
+    alpha.type = beta.type = p.compute;
+    tcs::csr_out c;
+    c.rows = a.rows;
+    c.cols = b.cols;
+    c.nnz = nnz;
+    c.row_ptr = static_cast<int*>(rp.get());
+    c.col_idx = nnz > 0 ? static_cast<int*>(ci.get()) : nullptr;
+    c.values = nnz > 0 ? val.get() : nullptr;
+    c.type = p.compute;
+    c.base = o.c_base;
+    plan->copy(p, buf1.get(), buf2.get(), alpha, beta, c);
+    r.rp.assign(static_cast<int*>(rp.get()), static_cast<int*>(rp.get()) + a.rows + 1);
+    r.ci.assign(static_cast<int*>(ci.get()), static_cast<int*>(ci.get()) + nnz);
+    r.val.assign(static_cast<unsigned char*>(val.get()),
+                 static_cast<unsigned char*>(val.get()) + std::size_t(nnz) * vsize(o));
+    return r;
+}
+
+bool check(const char* name, const tcst_csr& a, const tcst_csr& b, const options& o,
+           const tcs::device_info& dev) {
+    std::printf("  %-34s %s bases %d%d%d%s%s\n", name, o.dbl ? "fp64" : "fp32", o.a_base, o.b_base,
+                o.c_base, o.beta != 0.0 ? " beta" : "", o.device_scalars ? " device-scalars" : "");
+    std::fflush(stdout);
+    tcst_csr ref;
+    CHECK(tcst_ref_spgemm(&a, &b, &ref) == 0, "reference");
+    double* mag = tcst_ref_spgemm_magnitude(&a, &b, &ref);
+    std::vector<double> old(std::size_t(ref.nnz) + 1);
+    tcst_rng rng;
+    tcst_rng_seed(&rng, base_seed + 7);
+    for (auto& v : old) v = o.dbl ? tcst_rng_symmetric(&rng) : double(float(tcst_rng_symmetric(&rng)));
+    for (std::int64_t e = 0; e < ref.nnz; ++e) {
+        ref.val[e] = o.alpha * ref.val[e];
+        mag[e] = std::fabs(o.alpha) * mag[e];
+        if (o.beta != 0.0) {
+            ref.val[e] += o.beta * old[e];
+            mag[e] += std::fabs(o.beta * old[e]);
+        }
+    }
+    const result first = multiply(a, b, o, dev, base_seed * 31 + 1, old);
+    char msg[512] = "";
+    const int bad = tcst_compare_csr(&ref, mag, first.rp.data(), first.ci.data(), first.val.data(),
+                                     o.dbl, o.c_base, o.dbl ? 1e-12 : 1e-5, msg, sizeof msg);
+    const std::int64_t products = tcst_ref_num_products(&a, &b);
+    std::free(mag);
+    tcst_csr_free(&ref);
+    CHECK(!bad, "%s: %s", name, msg);
+    CHECK(first.products == products, "%s: %lld products, expected %lld", name,
+          (long long)first.products, (long long)products);
+    const result second = multiply(a, b, o, dev, base_seed * 31 + 2, old);
+    CHECK(first.rp == second.rp && first.ci == second.ci && first.val == second.val,
+          "%s: two interleavings give different C", name);
+    return true;
+}
+
+tcst_csr uniform(std::int64_t rows, std::int64_t cols, int per_row, std::uint64_t s) {
+    tcst_csr m;
+    if (tcst_gen_uniform(rows, cols, per_row, s, &m) != 0) std::abort();
+    return m;
+}
+
+// Row i of A has min(2^(i % levels), k) random distinct columns: products and nnz per
+// row sweep the bins.
+tcst_csr ladder(std::int64_t rows, int k, int levels, std::uint64_t s) {
+    std::vector<int> perm(static_cast<std::size_t>(k));
+    for (int j = 0; j < k; ++j) perm[j] = j;
+    tcst_rng r;
+    tcst_rng_seed(&r, s);
+    std::vector<int> rp(1, 0), ci;
+    std::vector<double> val;
+    for (std::int64_t i = 0; i < rows; ++i) {
+        const int len = std::min(1 << int(i % levels), k);
+        for (int t = 0; t < len; ++t) {
+            const int u = t + int(tcst_rng_below(&r, std::uint64_t(k - t)));
+            std::swap(perm[t], perm[u]);
+            ci.push_back(perm[t]);
+            val.push_back(tcst_rng_symmetric(&r));
+        }
+        rp.push_back(int(ci.size()));
+    }
+    tcst_csr m;
+    if (tcst_csr_alloc(&m, rows, k, std::int64_t(ci.size())) != 0) std::abort();
+    std::copy(rp.begin(), rp.end(), m.row_ptr);
+    std::copy(ci.begin(), ci.end(), m.col_idx);
+    std::copy(val.begin(), val.end(), m.val);
+    return m;
+}
+
+// Row 0 of A over all k columns, the other rows a few: C's row 0 is long.
+tcst_csr one_long_row(std::int64_t rows, int k, std::uint64_t s) {
+    tcst_csr few = uniform(rows, k, 2, s);
+    tcst_csr m;
+    if (tcst_csr_alloc(&m, rows, k, few.nnz - 2 + k) != 0) std::abort();
+    std::int64_t pos = 0;
+    for (std::int64_t i = 0; i < rows; ++i) {
+        m.row_ptr[i] = int(pos);
+        if (i == 0) {
+            for (int j = 0; j < k; ++j, ++pos) {
+                m.col_idx[pos] = (j * 7919) % k;  // unsorted, all distinct (7919 is prime)
+                m.val[pos] = 0.5 + 0.001 * j;
+            }
+        } else {
+            for (int e = few.row_ptr[i]; e < few.row_ptr[i + 1]; ++e, ++pos) {
+                m.col_idx[pos] = few.col_idx[e];
+                m.val[pos] = few.val[e];
+            }
+        }
+    }
+    m.row_ptr[rows] = int(pos);
+    tcst_csr_free(&few);
+    return m;
+}
+
+void run_suite(const tcs::device_info& dev, const char* label) {
+    std::printf("device: %s (%zu bytes of shared memory per block)\n", label, dev.smem_per_block_optin);
+    const std::uint64_t s = base_seed;
+    options o;
+    {
+        tcst_csr a = uniform(120, 90, 6, s), b = uniform(90, 110, 8, s + 1);
+        for (int v = 0; v < 8; ++v) {
+            o = options{};
+            o.a_base = v & 1;
+            o.b_base = (v >> 1) & 1;
+            o.c_base = (v >> 2) & 1;
+            o.dbl = v % 3 == 0;
+            o.beta = v == 5 ? -0.5 : 0.0;
+            o.alpha = v == 6 ? 2.5 : 1.0;
+            o.device_scalars = v >= 4;
+            check("uniform", a, b, o, dev);
+        }
+        tcst_csr_free(&a);
+        tcst_csr_free(&b);
+    }
+    {
+        tcst_csr a;
+        if (tcst_gen_rmat(8, 8, 0.57, 0.19, 0.19, s, &a) != 0) std::abort();
+        tcst_csr_shuffle_columns(&a, s + 3);
+        for (int dbl = 0; dbl < 2; ++dbl) {
+            o = options{};
+            o.dbl = dbl;
+            o.a_base = 1;
+            check("rmat (unsorted)", a, a, o, dev);
+        }
+        tcst_csr_free(&a);
+    }
+    {
+        tcst_csr a, b;
+        if (tcst_gen_stencil27(5, 5, 5, 1, s, &a) != 0 || tcst_gen_stencil27(4, 4, 3, 3, s, &b) != 0)
+            std::abort();
+        o = options{};
+        check("stencil27 dof 1", a, a, o, dev);
+        o.dbl = true;
+        o.c_base = 1;
+        check("stencil27 dof 3", b, b, o, dev);
+        tcst_csr_free(&a);
+        tcst_csr_free(&b);
+    }
+    {
+        // 40 rows of a band times the band: ~6500 products but ~160 columns per row; the
+        // first guess holds them.
+        tcst_csr b, a;
+        if (tcst_gen_banded(3000, 40, s, &b) != 0 || tcst_csr_copy(&b, &a) != 0) std::abort();
+        a.rows = 40;
+        a.nnz = a.row_ptr[40];
+        o = options{};
+        o.dbl = true;
+        check("banded rows (first guess)", a, b, o, dev);
+        tcst_csr_free(&a);
+        tcst_csr_free(&b);
+    }
+    {
+        tcst_csr a;
+        if (tcst_gen_dense_blocks(128, 128, 16, 0.45, s, &a) != 0) std::abort();
+        o = options{};
+        check("dense blocks", a, a, o, dev);
+        tcst_csr_free(&a);
+    }
+    {
+        // Products per row 6 .. 12288 in n = 20000: every symbolic bin; nnz per row up to
+        // ~9000: every numeric bin up to wide on the H100 configuration.
+        tcst_csr a = ladder(24, 2048, 12, s), b = uniform(2048, 20000, 6, s + 1);
+        for (int dbl = 0; dbl < 2; ++dbl) {
+            o = options{};
+            o.dbl = dbl;
+            o.b_base = 1;
+            o.beta = dbl ? 0.25 : 0.0;
+            check("ladder (all bins)", a, b, o, dev);
+        }
+        tcst_csr_free(&a);
+        tcst_csr_free(&b);
+    }
+    {
+        // A long row of C in n = 500000: its bitmaps do not fit 48 KB of shared memory.
+        tcst_csr a = one_long_row(8, 40, s), b = uniform(40, 500000, 250, s + 1);
+        o = options{};
+        o.dbl = true;
+        check("wide row, n = 500000", a, b, o, dev);
+        tcst_csr_free(&a);
+        tcst_csr_free(&b);
+    }
+    {
+        struct {
+            const char* name;
+            std::int64_t m, k, n;
+            int a_per_row, b_per_row;
+        } shapes[] = {{"m = 0", 0, 5, 4, 2, 2},       {"n = 0", 4, 5, 0, 2, 0},
+                      {"k = 0", 4, 0, 3, 0, 0},       {"nnz(A) = 0", 4, 5, 3, 0, 2},
+                      {"nnz(B) = 0", 4, 5, 3, 2, 0},  {"1 x 1", 1, 1, 1, 1, 1}};
+        for (const auto& sh : shapes) {
+            tcst_csr a = uniform(sh.m, sh.k, sh.a_per_row, s), b = uniform(sh.k, sh.n, sh.b_per_row, s + 1);
+            o = options{};
+            o.c_base = 1;
+            check(sh.name, a, b, o, dev);
+            tcst_csr_free(&a);
+            tcst_csr_free(&b);
+        }
+    }
+    {
+        // Row i of A: columns 2i, 2i+1; row 2i+1 of B = -(row 2i): C is all exact zeros.
+        const std::int64_t m = 20;
+        tcst_csr half = uniform(m, 60, 9, s), a, b;
+        if (tcst_csr_alloc(&a, m, 2 * m, 2 * m) != 0 || tcst_csr_alloc(&b, 2 * m, 60, 2 * half.nnz) != 0)
+            std::abort();
+        std::int64_t pos = 0;
+        for (std::int64_t i = 0; i < m; ++i) {
+            a.row_ptr[i] = int(2 * i);
+            a.col_idx[2 * i] = int(2 * i);
+            a.col_idx[2 * i + 1] = int(2 * i + 1);
+            a.val[2 * i] = a.val[2 * i + 1] = 1.5;
+            for (int sign = 1; sign >= -1; sign -= 2) {
+                b.row_ptr[2 * i + (sign < 0)] = int(pos);
+                for (int e = half.row_ptr[i]; e < half.row_ptr[i + 1]; ++e, ++pos) {
+                    b.col_idx[pos] = half.col_idx[e];
+                    b.val[pos] = sign * half.val[e];
+                }
+            }
+        }
+        a.row_ptr[m] = int(2 * m);
+        b.row_ptr[2 * m] = int(pos);
+        o = options{};
+        check("exact cancellation", a, b, o, dev);
+        const std::vector<double> none;
+        const result r = multiply(a, b, o, dev, 5, none);
+        for (std::size_t e = 0; e < r.ci.size(); ++e) {
+            float v;
+            std::memcpy(&v, &r.val[e * 4], 4);
+            if (v != 0.0f) {
+                std::fprintf(stderr, "FAILED: cancellation gives %g, not 0\n", double(v));
+                ++failures;
+                break;
+            }
+        }
+        tcst_csr_free(&half);
+        tcst_csr_free(&a);
+        tcst_csr_free(&b);
+    }
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+    base_seed = argc > 1 ? std::strtoull(argv[1], nullptr, 10) : tcst_fresh_seed();
+    std::printf("hash_emulation: seed %llu\n", (unsigned long long)base_seed);
+    tcs::device_info h100;
+    h100.sm_count = 2;  // small grids: the kernels' loops over rows take the rest
+    h100.cc_major = 9;
+    h100.smem_per_block_optin = 232448;
+    h100.smem_per_sm = 233472;
+    h100.l2_bytes = 50u << 20;
+    h100.max_threads_per_sm = 2048;
+    run_suite(h100, "H100-like");
+    tcs::device_info small = h100;
+    small.smem_per_block_optin = 48 * 1024;
+    small.smem_per_sm = 100 * 1024;
+    run_suite(small, "48 KB shared memory");
+    std::printf("kernels launched:\n");
+    emu::print_launches();
+    if (failures != 0) {
+        std::printf("hash_emulation: %d failures\n", failures);
+        return 1;
+    }
+    std::printf("hash_emulation: all passed\n");
+    return 0;
+}
