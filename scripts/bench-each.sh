@@ -19,7 +19,7 @@ while read -r matrix; do
   left=$(( deadline - (now - start) ))
   if [ "$left" -le 10 ]; then echo "bench-each: deadline reached before $matrix" >&2; break; fi
   i=$((i + 1))
-  timeout "$left" "$bench" --benchmark_filter="$family.*/$matrix/" \
+  timeout "$left" "$bench" --benchmark_filter="($family)(.*/)?$matrix/" \
     --benchmark_out="$tmp/$i.json" --benchmark_out_format=json > "$tmp/$i.log" 2>&1 ||
     echo "bench-each: $matrix did not finish ($(tail -n 1 "$tmp/$i.log"))" >&2
 done < "$tmp/matrices"
