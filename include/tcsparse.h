@@ -574,7 +574,11 @@ TCS_API tcsStatus_t tcsSpMM_bufferSize(tcsHandle_t handle, tcsOperation_t opA,
 /** Analyses A's structure (the merge-path partition, a transposed copy for opA = T)
  *  into externalBuffer and makes it the active buffer of matA. Later tcsSpMM calls
  *  with this buffer and the same parameters (alpha, beta, B, C and A's values may
- *  change) reuse the analysis. Asynchronous. */
+ *  change) reuse the analysis. With TCS_SPMM_ALG_DEFAULT and CSR_ALG1/2/3 it also
+ *  measures op(A)'s longest row to choose the algorithm, and so synchronizes the
+ *  handle's stream once (like tcsSpGEMM_workEstimation) and cannot be captured in a
+ *  CUDA graph; with TCS_SPMM_CSR_ROWSPLIT or TCS_SPMM_CSR_MERGE it is asynchronous.
+ *  tcsSpMM itself stays asynchronous and capturable. */
 TCS_API tcsStatus_t tcsSpMM_preprocess(tcsHandle_t handle, tcsOperation_t opA,
                                        tcsOperation_t opB, const void* alpha,
                                        tcsConstSpMatDescr_t matA, tcsConstDnMatDescr_t matB,

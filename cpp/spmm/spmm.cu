@@ -1,24 +1,29 @@
 // CSR SpMM: what a call needs (shape), where it lives in the caller's buffer (carve),
-// what preprocess caches (analyse) and how a run becomes a product launch for the
-// element type (product.hpp, launch.cuh).
+// what preprocess caches (the longest row, A^T, the partition) and how a run becomes a
+// product launch for the element type (product.hpp, launch.cuh).
 //
-// Buffer layout (one carving serves the size query, preprocess and run):
+// Buffer layout (one carving serves the size query, preprocess and run, and it does not
+// depend on which algorithm the automatic rule picks, because the size query and the
+// preprocess carving come before the rule knows op(A)'s longest row):
+//   longest        algorithm::automatic: one int, preprocess's longest-row result
 //   shared region  transpose build scratch (sorted keys, positions, CUB temp) during
 //                  analyse, merge-path carry-out records during the product: the two
 //                  are never alive at once on the stream
 //   kept           opA = T: A^T's row offsets, column indices, permutation, values
-//                  merge-path: the partition (segment start rows)
+//                  merge-path possible: the partition (segment start rows)
 #include "spmm/spmm.hpp"
 
 #include "core/error.hpp"
 #include "core/workspace.hpp"
 #include "spmm/geometry.hpp"
 #include "spmm/kernel_launch.cuh"
+#include "spmm/longest_row.cuh"
 #include "spmm/merge_path.cuh"
 #include "spmm/product.hpp"
 #include "spmm/select.hpp"
 #include "spmm/transpose.hpp"
 
+#include <algorithm>
 #include <climits>
 #include <cstdint>
 
@@ -34,10 +39,15 @@ struct shape {
     algorithm alg = algorithm::row_split;
     geometry geo;
     std::int64_t slabs = 1;
-    segmentation seg;  // merge-path only
+    segmentation seg;  // merge-path possible (see may_merge)
 };
 
-shape shape_of(const problem& p) {
+// Whether the product may run merge-path: the buffer then holds its pieces whatever the
+// automatic rule picks later.
+bool may_merge(const problem& p) { return p.alg != algorithm::row_split; }
+
+// longest_row: op(A)'s most nonzeros in one row, from preprocess, or < 0.
+shape shape_of(const problem& p, std::int64_t longest_row) {
     shape s;
     s.m = p.trans_a ? p.a.cols : p.a.rows;
     s.k = p.trans_a ? p.a.rows : p.a.cols;
@@ -50,9 +60,9 @@ shape shape_of(const problem& p) {
     if (p.a.rows >= INT_MAX || p.a.cols >= INT_MAX || s.nnz > INT_MAX)
         fail(errc::insufficient_resources, "SpMM: A exceeds 32-bit indices");
     s.geo = choose_geometry(s.n, size_of(p.a.type));
-    s.alg = choose_algorithm(p.alg, s.m, s.nnz, s.n, s.geo, p.device);
+    s.alg = choose_algorithm(p.alg, s.m, s.nnz, s.n, s.geo, p.device, longest_row);
     s.slabs = slab_count(s.n, s.geo);
-    if (s.alg == algorithm::merge_path)
+    if (may_merge(p))
         s.seg = choose_segments(s.m + s.nnz, s.m, s.geo, s.slabs, p.device);
     return s;
 }
@@ -60,6 +70,7 @@ shape shape_of(const problem& p) {
 std::size_t accumulator_bytes(const problem& p) { return p.a.type == value_type::f64 ? 8 : 4; }
 
 struct carved {
+    int* longest = nullptr;  // algorithm::automatic
     transposed_csr t;        // opA = T
     int* limits = nullptr;   // merge-path: seg.count + 1
     void* records = nullptr; // merge-path: seg.count * n accumulators
@@ -69,7 +80,7 @@ struct carved {
 carved carve(const problem& p, const shape& s, void* buffer) {
     carved out;
     if (s.empty || s.no_products) return out;
-    const bool merge = s.alg == algorithm::merge_path;
+    const bool merge = may_merge(p);
     std::size_t build_bytes = 0;
     if (p.trans_a) {
         carver kept_size, scratch_size;
@@ -80,6 +91,7 @@ carved carve(const problem& p, const shape& s, void* buffer) {
         merge ? std::size_t(s.seg.count) * std::size_t(s.n) * accumulator_bytes(p) : 0;
 
     carver kept(buffer);
+    if (p.alg == algorithm::automatic) out.longest = kept.take<int>(1);
     char* shared = kept.take<char>(build_bytes > record_bytes ? build_bytes : record_bytes);
     if (p.trans_a) {
         carver scratch(shared);
@@ -115,14 +127,29 @@ merge_view merge_of(const shape& s, const carved& b) {
     return v;
 }
 
-// What depends only on A's structure: A^T's structure and the merge-path partition.
-void analyse(const problem& p, const shape& s, const carved& b) {
-    if (p.trans_a) build_transposed_structure(p.a, b.t, p.stream);
+// What depends only on A's structure, part 2: the merge-path partition (part 1 is
+// A^T's structure, built first).
+void partition(const problem& p, const shape& s, const carved& b) {
     if (s.alg != algorithm::merge_path) return;
     const csr_rows a = op_a(p, b);
     const std::int64_t threads = s.seg.count + 1;
     launch_kernel("partition_kernel", partition_kernel<>, dim3(unsigned((threads + 255) / 256)),
                   256, p.stream, a.row_ptr, a.base, int(s.m), s.nnz, merge_of(s, b), b.limits);
+}
+
+// op(A)'s most nonzeros in one row, read back to the host (one synchronization).
+std::int64_t longest_row(const problem& p, const shape& s, const carved& b) {
+    const csr_rows a = op_a(p, b);
+    check_cuda(cudaMemsetAsync(b.longest, 0, sizeof(int), p.stream), "SpMM longest row reset");
+    const std::int64_t sms = p.device && p.device->sm_count > 0 ? p.device->sm_count : 132;
+    const std::int64_t blocks = std::min<std::int64_t>((s.m + 255) / 256, sms * 8);
+    launch_kernel("longest_row_kernel", longest_row_kernel<>, dim3(unsigned(blocks)), 256,
+                  p.stream, a.row_ptr, int(s.m), b.longest);
+    int host = 0;
+    check_cuda(cudaMemcpyAsync(&host, b.longest, sizeof(int), cudaMemcpyDeviceToHost, p.stream),
+               "SpMM longest row read-back");
+    check_cuda(cudaStreamSynchronize(p.stream), "SpMM longest row");
+    return host;
 }
 
 bool aligned16(const void* ptr) { return reinterpret_cast<std::uintptr_t>(ptr) % 16 == 0; }
@@ -168,16 +195,24 @@ void multiply(const problem& p, const product& x) {
 
 }  // namespace
 
-std::size_t buffer_size(const problem& p) { return carve(p, shape_of(p), nullptr).bytes; }
+std::size_t buffer_size(const problem& p) { return carve(p, shape_of(p, -1), nullptr).bytes; }
 
-void preprocess(const problem& p, void* buffer) {
-    const shape s = shape_of(p);
-    if (s.empty || s.no_products) return;
-    analyse(p, s, carve(p, s, buffer));
+analysis preprocess(const problem& p, void* buffer) {
+    analysis out;
+    shape s = shape_of(p, -1);
+    if (s.empty || s.no_products) return out;
+    const carved b = carve(p, s, buffer);  // the same layout whatever the rule picks
+    if (p.trans_a) build_transposed_structure(p.a, b.t, p.stream);
+    if (p.alg == algorithm::automatic) {
+        out.longest_row = longest_row(p, s, b);
+        s = shape_of(p, out.longest_row);
+    }
+    partition(p, s, b);
+    return out;
 }
 
-void run(const problem& p, void* buffer, bool preprocessed) {
-    const shape s = shape_of(p);
+void run(const problem& p, void* buffer, const analysis* preprocessed) {
+    const shape s = shape_of(p, preprocessed ? preprocessed->longest_row : -1);
     if (s.empty) return;
     product x = dense_part(p, s);
     if (s.no_products || p.alpha.is_host_zero()) {
@@ -185,7 +220,10 @@ void run(const problem& p, void* buffer, bool preprocessed) {
         return multiply(p, x);
     }
     const carved b = carve(p, s, buffer);
-    if (!preprocessed) analyse(p, s, b);
+    if (!preprocessed) {
+        if (p.trans_a) build_transposed_structure(p.a, b.t, p.stream);
+        partition(p, s, b);
+    }
     if (p.trans_a) gather_transposed_values(p.a, b.t, p.stream);
 
     const csr_rows a = op_a(p, b);
