@@ -50,12 +50,10 @@ void launch_product(const product& p) {
                   dim3(unsigned(blocks), grid_y), kThreads, p.stream, A, B, C, alpha, beta, p.merge,
                   records);
     if (p.merge.count < 2) return;  // one segment ends at the last row: nothing to carry
-    int lanes = 1;
-    while (lanes < 32 && lanes < p.n) lanes *= 2;
-    const std::int64_t fix_blocks = (p.merge.count * lanes + kThreads - 1) / kThreads;
+    const std::int64_t fix_blocks = (p.merge.count * 32 + kThreads - 1) / kThreads;  // a warp each
     launch_kernel("fixup_kernel", fixup_kernel<acc, TC>, dim3(unsigned(fix_blocks)), kThreads,
                   p.stream, A.row_ptr, A.base, A.rows, p.merge, static_cast<const acc*>(records), C,
-                  alpha, lanes);
+                  alpha);
 }
 
 template <class T, class TC, int G, int NV>

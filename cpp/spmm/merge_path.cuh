@@ -14,8 +14,8 @@
 //     consumes (alpha*partial + beta*C), and for the row it stops inside writes the
 //     partial sum of that row's nonzeros it saw as the segment's carry-out record.
 //  3. fixup_kernel: for every row that earlier segments stopped inside, adds
-//     alpha * (their records, summed in segment order) to the C the owner wrote. One
-//     thread per (row, column) does this in a fixed order: deterministic, no atomics.
+//     alpha * (their records, summed in a fixed order) to the C the owner wrote (see
+//     there): deterministic, no atomics.
 // Segment s covers items [s*length, min((s+1)*length, items)).
 #pragma once
 
@@ -129,39 +129,90 @@ __global__ void __launch_bounds__(kThreads, merge_blocks_per_sm(sizeof(T)))
     }
 }
 
-// `lanes` threads per segment (a power of two <= 32), each looping over columns
-// lane, lane + lanes, ... The first segment of every run of segments that stop inside
-// the same row adds the run's records to that row.
+// The fix-up gives each segment a warp; the first segment of every run of segments that
+// stop inside the same row adds the run's records to that row. A row with thousands of
+// nonzeros spans thousands of segments, so a run longer than kShortRun is summed with
+// the lanes over its segments (lane t takes segments s+t, s+t+32, ..., in order) and a
+// fixed butterfly across the warp, kFixupColumns columns at a time; a short run with
+// the lanes over the columns and the segments in order. Either order is fixed by the
+// segmentation alone: deterministic, no atomics.
+inline constexpr std::int64_t kShortRun = 4;
+inline constexpr int kFixupColumns = 8;
+
+// The end of the run that starts at segment s inside `row` (limits[s + 1] == row <
+// rows): the first q > s whose segment stops beyond row, i.e. limits[q + 1] > row,
+// which exists because limits[count] == rows.
+__device__ __forceinline__ std::int64_t run_end(const merge_view& M, std::int64_t s, int row) {
+    std::int64_t lo = s + 2, hi = M.count;  // first index in [s+2, count] with limits > row
+    while (lo < hi) {
+        const std::int64_t mid = lo + (hi - lo) / 2;
+        if (load_ro(M.limits + mid) > row)
+            hi = mid;
+        else
+            lo = mid + 1;
+    }
+    return lo - 1;
+}
+
+template <class A, class TC>
+__device__ __forceinline__ void add_carry(const dense_out<TC>& C, int row, std::int64_t col,
+                                          A al, A total) {
+    TC* where = C.at(row, col);
+    *where = element<TC>::narrow(element<TC>::widen(*where) + al * total);
+}
+
+// One warp per segment: every branch below depends only on the segment, so the warp
+// takes it as a whole and all its lanes reach the shuffles.
 template <class A, class TC>
 __global__ void __launch_bounds__(kThreads)
     fixup_kernel(const int* row_ptr, int base, int rows, merge_view M, const A* records,
-                 dense_out<TC> C, scalar<A> alpha, int lanes) {
-    const std::int64_t t = std::int64_t(blockIdx.x) * kThreads + threadIdx.x;
-    const std::int64_t s = t / lanes;
+                 dense_out<TC> C, scalar<A> alpha) {
+    const std::int64_t s = (std::int64_t(blockIdx.x) * kThreads + threadIdx.x) / 32;
+    const int lane = int(threadIdx.x % 32);
     if (s >= M.count) return;
     const segment seg(M, s);
     const int row = seg.i1;
     if (row >= rows) return;
     if (s > 0 && seg.i0 == row) return;  // segment s-1 stops inside `row` too: not the run's first
+    const std::int64_t end = run_end(M, s, row);
     const int row_begin = load_ro(row_ptr + row) - base;
     const A al = alpha.get();
-    for (std::int64_t col = t % lanes; col < C.cols; col += lanes) {
-        A total = A(0);
-        bool any = false;
-        // The run ends before the row's owner, the first segment with i1 > row, which
-        // exists because the last segment has i1 == rows.
-        for (std::int64_t q = s; q < M.count; ++q) {
-            const segment sq(M, q);
-            if (sq.i1 != row) break;
-            if (sq.carries(row_begin)) {
-                total += records[q * C.cols + col];
-                any = true;
+    if (end - s <= kShortRun) {
+        for (std::int64_t col = lane; col < C.cols; col += 32) {
+            A total = A(0);
+            bool any = false;
+            for (std::int64_t q = s; q < end; ++q) {
+                if (segment(M, q).carries(row_begin)) {
+                    total += records[q * C.cols + col];
+                    any = true;
+                }
             }
+            if (any) add_carry(C, row, col, al, total);
         }
-        if (any) {
-            TC* where = C.at(row, col);
-            *where = element<TC>::narrow(element<TC>::widen(*where) + al * total);
+        return;
+    }
+    for (std::int64_t first = 0; first < C.cols; first += kFixupColumns) {
+        A part[kFixupColumns];
+#pragma unroll
+        for (int c = 0; c < kFixupColumns; ++c) part[c] = A(0);
+        bool any = false;
+        for (std::int64_t q = s + lane; q < end; q += 32) {
+            if (!segment(M, q).carries(row_begin)) continue;
+            any = true;
+            const A* record = records + q * C.cols + first;
+#pragma unroll
+            for (int c = 0; c < kFixupColumns; ++c)
+                if (first + c < C.cols) part[c] += record[c];
         }
+        any = __any_sync(0xffffffffu, any);
+#pragma unroll
+        for (int c = 0; c < kFixupColumns; ++c)
+            for (int offset = 16; offset > 0; offset /= 2)
+                part[c] += __shfl_xor_sync(0xffffffffu, part[c], offset);
+        // After the butterfly every lane holds every total; lane c writes column first+c.
+#pragma unroll
+        for (int c = 0; c < kFixupColumns; ++c)
+            if (any && lane == c && first + c < C.cols) add_carry(C, row, first + c, al, part[c]);
     }
 }
 
