@@ -252,6 +252,9 @@ static void dense_make(dense* d, int64_t rows, int64_t cols, int row_major, int 
 
 static void dense_upload(const dense* d) {
     CUDA_OK(cudaMemcpy(d->dev, d->image, d->count * type_size(d->type), cudaMemcpyHostToDevice));
+    /* A pageable host-to-device cudaMemcpy may return before its DMA completes, and
+     * work on a non-blocking stream (the graph test's) is not ordered after it. */
+    CUDA_OK(cudaDeviceSynchronize());
 }
 
 static void* dense_values(const dense* d) {
