@@ -901,6 +901,7 @@ static void test_graph_capture(void** state) {
                 for (int64_t e = 0; e < a.nnz; ++e) host[e] = (float)a.val[e];
                 CUDA_OK(cudaMemcpy(da.val, host, (size_t)a.nnz * sizeof(float),
                                    cudaMemcpyHostToDevice));
+                CUDA_OK(cudaDeviceSynchronize()); /* see dense_upload */
                 free(host);
                 reference(&a, ta, 0, bh, k, (size_t)(k * n), m, n, alpha, beta, NULL, ref, mag);
             }
