@@ -555,7 +555,9 @@ TCS_API tcsStatus_t tcsSpGEMM_copy(tcsHandle_t handle, tcsOperation_t opA, tcsOp
  *    CONJUGATE_TRANSPOSE equals TRANSPOSE for real types.
  *  - beta == 0 never reads C (C may hold NaN).
  *  - Asynchronous, no allocation, no synchronization: tcsSpMM may be captured in a
- *    CUDA graph. Deterministic: the same input gives bitwise the same C.
+ *    CUDA graph. Deterministic: the same input, algorithm and preprocess state give
+ *    bitwise the same C (with the automatic algorithms, a preprocessed buffer may select
+ *    another kernel than no preprocess, whose sums may differ in the last bits).
  *  - Statuses: SUCCESS; INVALID_VALUE (NULL or inconsistent arguments, enums out of
  *    range, dimensions that do not match, buffer NULL when the size is > 0);
  *    NOT_SUPPORTED (a format or type combination this version lacks);

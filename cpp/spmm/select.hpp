@@ -34,8 +34,8 @@ inline constexpr double kRowSplitFromMeanRowLength = 26.0;
 // below 4x the mean, the irregular ones where merge-path wins are above 24x).
 inline constexpr double kRegularRowFactor = 8.0;
 inline constexpr double kRegularRowSlack = 32.0;
-// Row-split also needs at least this many waves of rows (lane groups the device holds
-// at once, at row-split's occupancy).
+// Row-split also needs at least this many waves of (row, column slab) work units (lane
+// groups the device holds at once, at row-split's occupancy).
 inline constexpr double kRowSplitMinWaves = 1.0;
 
 // longest_row: op(A)'s most nonzeros in one row, or < 0 when not known.
@@ -46,7 +46,11 @@ inline algorithm choose_algorithm(algorithm requested, std::int64_t m, std::int6
     if (n == 1 || m == 0) return algorithm::merge_path;
     const std::int64_t groups =
         resident_groups(device, g, row_split_blocks_per_sm(kVectorBytes / g.width));
-    const bool fills_device = double(m) >= kRowSplitMinWaves * double(groups);
+    // Row-split's work units are (row, column slab) pairs: at n = 512 a few hundred rows
+    // already fill the device (Si2, mbeacxc, aa3 ran merge-path at 0.2-0.5x cuSPARSE on
+    // the H200 when only rows were counted).
+    const bool fills_device =
+        double(m) * double(slab_count(n, g)) >= kRowSplitMinWaves * double(groups);
     const double mean = double(nnz) / double(m);
     const bool row_split_fits =
         longest_row >= 0 ? double(longest_row) <= kRegularRowFactor * mean + kRegularRowSlack
