@@ -129,7 +129,7 @@ fi
 
 # 5. Fortran test built elsewhere (no gfortran here)
 if [ -x .fortran/tcs_fortran_test ]; then
-  if LD_LIBRARY_PATH="$root/$build/lib:${LD_LIBRARY_PATH:-}" .fortran/tcs_fortran_test > "$out/fortran.log" 2>&1; then
+  if LD_LIBRARY_PATH="$(cd "$build" && pwd)/lib:${LD_LIBRARY_PATH:-}" .fortran/tcs_fortran_test > "$out/fortran.log" 2>&1; then
     note "fortran test: passed"
   else
     note "fortran test: FAILED (exit $?)"; tail -n 20 "$out/fortran.log"; status=1

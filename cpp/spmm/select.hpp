@@ -34,6 +34,15 @@ inline constexpr double kRowSplitFromMeanRowLength = 26.0;
 // below 4x the mean, the irregular ones where merge-path wins are above 24x).
 inline constexpr double kRegularRowFactor = 8.0;
 inline constexpr double kRegularRowSlack = 32.0;
+// From this n on, merge-path's carry-outs (one per segment and column) cost more, and
+// row-split wins on everything but strongly irregular matrices, however few rows there
+// are (H200 sweep, fp32 row-major: at n = 512 row-split is 1.2-6x faster on Si2,
+// astro-ph, ca-CondMat, PGPgiantcompo, aa3; merge-path keeps a2nnsnsl, rmat, email-Enron,
+// as-caida, wiki-Vote, whose longest rows are 70-1150x the mean). Row-split is then
+// taken up to a longest row of kWideRegularRowFactor * mean + slack, and without the
+// device-filling condition.
+inline constexpr std::int64_t kWideN = 64;
+inline constexpr double kWideRegularRowFactor = 32.0;
 // Row-split also needs at least this many waves of (row, column slab) work units (lane
 // groups the device holds at once, at row-split's occupancy).
 inline constexpr double kRowSplitMinWaves = 1.0;
@@ -52,10 +61,13 @@ inline algorithm choose_algorithm(algorithm requested, std::int64_t m, std::int6
     const bool fills_device =
         double(m) * double(slab_count(n, g)) >= kRowSplitMinWaves * double(groups);
     const double mean = double(nnz) / double(m);
+    const bool wide = n >= kWideN;
+    const double factor = wide ? kWideRegularRowFactor : kRegularRowFactor;
     const bool row_split_fits =
-        longest_row >= 0 ? double(longest_row) <= kRegularRowFactor * mean + kRegularRowSlack
+        longest_row >= 0 ? double(longest_row) <= factor * mean + kRegularRowSlack
                          : mean >= kRowSplitFromMeanRowLength;
-    return row_split_fits && fills_device ? algorithm::row_split : algorithm::merge_path;
+    return row_split_fits && (fills_device || wide) ? algorithm::row_split
+                                                    : algorithm::merge_path;
 }
 
 }  // namespace tcs::spmm
