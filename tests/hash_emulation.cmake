@@ -11,6 +11,7 @@ if(CMAKE_SYSTEM_NAME STREQUAL "Linux")  # ucontext fibers
   add_executable(hash_emulation
     ${CMAKE_CURRENT_SOURCE_DIR}/hash_emulation/hash_emulation.cpp
     ${CMAKE_CURRENT_SOURCE_DIR}/hash_emulation/emu/simt.cpp
+    ${CMAKE_CURRENT_SOURCE_DIR}/hash_emulation/emu/runtime.cpp
     ${TCS_HASH_DIR}/bins.cpp ${TCS_HASH_EMU_KERNELS})
   # The emulation's headers (cuda_runtime.h, cub/, spgemm/hash/kernel_launch.hpp) come
   # before the toolkit's and the library's.

@@ -10,7 +10,8 @@
 //
 // buffer1 (sized from A's and B's dimensions alone, no GPU work):
 //   stats | row offsets (m+1; products per row until the scan) | rows by symbolic bin (m)
-//   | rows to retry after the first guess (m) | scan scratch | wide-row bitmaps, only when a bitmap over C's columns cannot fit in
+//   | rows to retry after the first guess (m, when a row can need a large table) | scan
+//   scratch | wide-row bitmaps, only when a bitmap over C's columns cannot fit in
 //   shared memory and some row could be too long for the shared tables (a few blocks of
 //   ceil(n/32) words each, bounded by kScratchBudget).
 // buffer2 (exact, known after the read-back):
@@ -88,12 +89,12 @@ buffer1 carve1(const problem& p, void* base) {
     b.st = cv.take<stats>(1);
     b.row_off = cv.take<int>(std::size_t(m) + 1);
     b.perm = cv.take<int>(std::size_t(m));
-    b.retry = cv.take<int>(std::size_t(m));
+    const bin_plan sym = symbolic_bins(*p.device);
+    const symbolic_reach reach = symbolic_reach_of(sym, n, int(p.b.nnz));
+    if (reach.retries()) b.retry = cv.take<int>(std::size_t(m));
     b.scan_size = scan_bytes(m + 1);
     b.scan = cv.take<unsigned char>(b.scan_size);
-    const bin_plan sym = symbolic_bins(*p.device);
-    const int largest_shared = sym.bins[sym.count - 2].upper;
-    const bool wide_possible = std::min<std::int64_t>(n, p.b.nnz) > largest_shared;
+    const bool wide_possible = reach.end == sym.count;  // the last bin is the wide one
     if (m > 0 && wide_possible && !wide_bitmap_fits_shared(n, *p.device)) {
         const std::size_t per_block = std::size_t(wide_bitmap_words(n)) * 4;
         const std::size_t budget =

@@ -38,6 +38,16 @@ struct symbolic_scratch {
     int blocks = 0;
 };
 
+// The symbolic bins a row can reach, when no row's bound exceeds cap = min(n, nnz(B)):
+// bins [kGroupBins, end); those from `guessed` on take the first guess, then the rows
+// that overflowed it (a retry list of m ints in buffer1).
+struct symbolic_reach {
+    int end = kGroupBins;
+    int guessed = kGroupBins;
+    bool retries() const { return guessed < end; }
+};
+symbolic_reach symbolic_reach_of(const bin_plan& plan, int n, int nnz_b);
+
 // row_nnz[r] = nnz of row r of C for every row; nnz(C), the longest row and the rows
 // per numeric bin into st. Bins no row can reach (bound min(n, nnz(B))) are skipped.
 // retry (m ints): the rows of the large bins that overflow the first guess.

@@ -31,6 +31,13 @@ namespace numeric_detail {
 // amortise the window's barriers and rounds, fewer keep registers low.
 constexpr int kChunksPerWindow = 4;
 
+// Bits for the keys 0..n-1 and one larger sentinel: n <= 2^bits - 1.
+__host__ __device__ inline int column_bits(int n) {
+    int bits = 1;
+    while (bits < 31 && (1u << bits) - 1u < unsigned(n)) ++bits;
+    return bits;
+}
+
 // One output entry: position pos of C's arrays holds column col (0-based) with the sum.
 template <class V>
 __device__ __forceinline__ void write_entry(const output<V>& c, int pos, int col, V sum, V alpha,
@@ -126,7 +133,7 @@ template <int NT, int T, class V>
 __global__ void __launch_bounds__(NT)
     multiply_block_kernel(operands x, operand_values<V> v, const int* perm, int count,
                           const int* row_off, output<V> c, scalar<V> alpha, scalar<V> beta,
-                          int end_bit, int* last_offset, int nnz_c) {
+                          int* last_offset, int nnz_c) {
     constexpr int kItems = T / NT;
     using sort_t = block_sort<NT, T>;
     static_assert(T % NT == 0, "whole items per thread");
@@ -136,11 +143,10 @@ __global__ void __launch_bounds__(NT)
     int* keys = reinterpret_cast<int*>(smem);
     mark_t<NT>* marks = reinterpret_cast<mark_t<NT>*>(smem + std::size_t(T) * 4);
     V* vals = reinterpret_cast<V*>(smem + numeric_keys_region(T, NT));
-    __shared__ int s_rounds[2];
+    __shared__ int s_rounds[2], s_lo, s_hi;
     write_last_offset(last_offset, nnz_c, c);
     const V al = alpha.get(), be = beta.get();
     if (threadIdx.x < 2) s_rounds[threadIdx.x] = 0;
-    const unsigned sentinel = (1u << end_bit) - 1u;  // above every column index
     for (int i = blockIdx.x; i < count; i += gridDim.x) {
         const int row = perm[i];
         const int2 t = entries_of(x, row);
@@ -149,6 +155,10 @@ __global__ void __launch_bounds__(NT)
             keys[j] = kEmpty;
             marks[j] = 0;
             vals[j] = V(0);
+        }
+        if (threadIdx.x == 0) {
+            s_lo = INT_MAX;
+            s_hi = -1;
         }
         __syncthreads();
         accumulate_ordered<NT, kChunksPerWindow, plain_access>(
@@ -159,21 +169,37 @@ __global__ void __launch_bounds__(NT)
             },
             shared_marks<mark_t<NT>>{marks}, vals, s_rounds);
         __syncthreads();
-        unsigned k[kItems];
-        int slot[kItems];
+        // The sort runs on column - (the row's first column), over only the bits the
+        // row's column range needs: fewer radix passes for banded and FEM rows.
+        int key[kItems], slot[kItems], lo = INT_MAX, hi = -1;
 #pragma unroll
         for (int j = 0; j < kItems; ++j) {
-            const int s = int(threadIdx.x) * kItems + j;
-            const int key = keys[s];
-            k[j] = key == kEmpty ? sentinel : unsigned(key);
-            slot[j] = s;
+            slot[j] = int(threadIdx.x) * kItems + j;
+            key[j] = keys[slot[j]];
+            if (key[j] != kEmpty) {
+                lo = min(lo, key[j]);
+                hi = max(hi, key[j]);
+            }
         }
-        __syncthreads();  // the sort reuses the keys' memory
-        sort_t(*reinterpret_cast<typename sort_t::TempStorage*>(smem)).SortBlockedToStriped(k, slot, 0, end_bit);
+        lo = __reduce_min_sync(kFullMask, lo);
+        hi = __reduce_max_sync(kFullMask, hi);
+        if (lane_id() == 0 && hi >= 0) {
+            atomicMin(&s_lo, lo);
+            atomicMax(&s_hi, hi);
+        }
+        __syncthreads();  // s_lo, s_hi are known; the sort reuses the keys' memory
+        const int first = s_hi >= 0 ? s_lo : 0;
+        const int bits = column_bits(s_hi >= 0 ? s_hi - s_lo + 1 : 1);
+        const unsigned sentinel = (1u << bits) - 1u;  // above every relative column
+        unsigned k[kItems];
+#pragma unroll
+        for (int j = 0; j < kItems; ++j) k[j] = key[j] == kEmpty ? sentinel : unsigned(key[j] - first);
+        sort_t(*reinterpret_cast<typename sort_t::TempStorage*>(smem)).SortBlockedToStriped(k, slot, 0, bits);
 #pragma unroll
         for (int j = 0; j < kItems; ++j) {
             const int rank = j * NT + int(threadIdx.x);
-            if (rank < nnz && k[j] != sentinel) write_entry(c, off + rank, int(k[j]), vals[slot[j]], al, be);
+            if (rank < nnz && k[j] != sentinel)
+                write_entry(c, off + rank, int(k[j]) + first, vals[slot[j]], al, be);
         }
         if (threadIdx.x == 0) c.rp[row] = off + c.base;
         __syncthreads();  // the next row refills keys and vals
@@ -260,22 +286,14 @@ __global__ void __launch_bounds__(kWideThreads)
 }
 
 template <int NT, int T, class V>
-void launch_block(const operands& x, const numeric_job<V>& job, int offset, int count,
-                  int end_bit, int*& last, const launch_context& lc) {
+void launch_block(const operands& x, const numeric_job<V>& job, int offset, int count, int*& last,
+                  const launch_context& lc) {
     const std::size_t smem = numeric_block_bytes(T, NT, sizeof(V));
     allow_smem(multiply_block_kernel<NT, T, V>, smem);
     launch("hash SpGEMM: numeric block rows", multiply_block_kernel<NT, T, V>,
            resident_grid(NT, smem, count, *lc.device), NT, smem, lc.stream, x, job.values,
-           job.perm + offset, count, job.row_off, job.c, job.alpha, job.beta, end_bit, last,
-           int(job.nnz_c));
+           job.perm + offset, count, job.row_off, job.c, job.alpha, job.beta, last, int(job.nnz_c));
     last = nullptr;
-}
-
-// Bits needed for every column index plus one larger sentinel: n <= 2^bits - 1.
-inline int column_bits(int n) {
-    int bits = 1;
-    while (bits < 31 && (1u << bits) - 1u < unsigned(n)) ++bits;
-    return bits;
 }
 
 }  // namespace numeric_detail
@@ -293,7 +311,6 @@ void numeric(const operands& x, const bin_plan& plan, const numeric_job<V>& job,
                job.st, job.perm, job.row_off, job.c, job.alpha, job.beta, last, int(job.nnz_c));
         last = nullptr;
     }
-    const int end_bit = column_bits(x.n);
     int offset = group_rows;
     for (int bin = kGroupBins; bin < plan.count; ++bin) {
         const int count = job.counts[bin];
@@ -306,12 +323,12 @@ void numeric(const operands& x, const bin_plan& plan, const numeric_job<V>& job,
             last = nullptr;
         } else if (count > 0) {
             switch (b.table) {
-            case 256: launch_block<64, 256>(x, job, offset, count, end_bit, last, lc); break;
-            case 512: launch_block<128, 512>(x, job, offset, count, end_bit, last, lc); break;
-            case 1024: launch_block<128, 1024>(x, job, offset, count, end_bit, last, lc); break;
-            case 2048: launch_block<256, 2048>(x, job, offset, count, end_bit, last, lc); break;
-            case 4096: launch_block<256, 4096>(x, job, offset, count, end_bit, last, lc); break;
-            case 8192: launch_block<512, 8192>(x, job, offset, count, end_bit, last, lc); break;
+            case 256: launch_block<64, 256>(x, job, offset, count, last, lc); break;
+            case 512: launch_block<128, 512>(x, job, offset, count, last, lc); break;
+            case 1024: launch_block<128, 1024>(x, job, offset, count, last, lc); break;
+            case 2048: launch_block<256, 2048>(x, job, offset, count, last, lc); break;
+            case 4096: launch_block<256, 4096>(x, job, offset, count, last, lc); break;
+            case 8192: launch_block<512, 8192>(x, job, offset, count, last, lc); break;
             default: fail(errc::internal_error, "hash SpGEMM: no numeric kernel for this table size");
             }
         }

@@ -265,6 +265,17 @@ void launch_block(const operands& x, const bin_table& numeric, stats* st, bin_ro
 
 }  // namespace
 
+symbolic_reach symbolic_reach_of(const bin_plan& plan, int n, int nnz_b) {
+    const int cap = std::min(n, nnz_b);
+    symbolic_reach r;
+    // The first bin whose lower bound is at least cap is the end.
+    while (r.end < plan.count && plan.bins[r.end - 1].upper < cap) ++r.end;
+    while (r.guessed < r.end && plan.bins[r.guessed].kind != bin_kind::wide &&
+           plan.bins[r.guessed].table <= kGuessTable)
+        ++r.guessed;
+    return r;
+}
+
 bool wide_bitmap_fits_shared(int n, const device_info& d) {
     return std::size_t(wide_bitmap_words(n)) * 4 <= usable_smem(d);
 }
@@ -275,19 +286,12 @@ void symbolic(const operands& x, const bin_plan& plan, const bin_table& numeric,
               const int* perm, int* retry, int* row_nnz, const symbolic_scratch& wide,
               const launch_context& lc) {
     if (x.m == 0) return;
-    const int cap = std::min(x.n, x.nnz_b);  // no row's bound exceeds it
     const device_info& d = *lc.device;
     launch("hash SpGEMM: symbolic group rows", symbolic_groups_kernel, group_grid(x.m, d.sm_count),
            kGroupThreads, 0, lc.stream, x, numeric, st, perm, row_nnz);
-    // Bins a row can reach: the first whose lower bound is at least cap is the end.
-    int end = kGroupBins;
-    while (end < plan.count && plan.bins[end - 1].upper < cap) ++end;
-    // The large bins take first a guess, then only the rows that overflowed it.
-    int guessed = kGroupBins;
-    while (guessed < end && plan.bins[guessed].kind != bin_kind::wide &&
-           plan.bins[guessed].table <= kGuessTable)
-        ++guessed;
-    if (guessed < end) {
+    const symbolic_reach reach = symbolic_reach_of(plan, x.n, x.nnz_b);
+    const int end = reach.end, guessed = reach.guessed;
+    if (reach.retries()) {
         const std::size_t smem = std::size_t(kGuessTable) * 4;
         launch("hash SpGEMM: symbolic first guess", symbolic_guess_kernel,
                resident_grid(kGuessThreads, smem, x.m, d), kGuessThreads, smem, lc.stream, x,

@@ -1,9 +1,10 @@
-// The part of the CUDA runtime and device language the hash SpGEMM uses, for the CPU
-// emulation (simt.hpp): qualifiers vanish, __shared__ becomes static (blocks run one
-// after another), intrinsics become rendezvous of the emulated warp, device memory is
-// host memory.
+// The part of the CUDA device language the hash SpGEMM uses, for the CPU emulation
+// (simt.hpp), over the runtime calls of cuda_runtime_api.h: qualifiers vanish,
+// __shared__ becomes static (blocks run one after another), intrinsics become
+// rendezvous of the emulated warp, device memory is host memory.
 #pragma once
 
+#include "cuda_runtime_api.h"
 #include "simt.hpp"
 
 #include <algorithm>
@@ -12,10 +13,6 @@
 #include <cstdint>
 #include <cstring>
 
-#define __host__
-#define __device__
-#define __global__
-#define __forceinline__ inline
 #define __shared__ static
 #define __align__(n) alignas(n)
 #define __launch_bounds__(...)
@@ -25,7 +22,6 @@
 #define gridDim (::emu::grid_dim)
 #define blockDim (::emu::block_dim)
 
-typedef void* cudaStream_t;
 struct dim3 {
     unsigned x = 1, y = 1, z = 1;
 };
@@ -34,32 +30,7 @@ struct int2 {
 };
 inline int2 make_int2(int x, int y) { return int2{x, y}; }
 
-enum cudaError_t {
-    cudaSuccess = 0,
-    cudaErrorInvalidValue = 1,
-    cudaErrorMemoryAllocation = 2,
-    cudaErrorInitializationError = 3,
-    cudaErrorInsufficientDriver = 35,
-    cudaErrorNoDevice = 100,
-    cudaErrorNoKernelImageForDevice = 209,
-    cudaErrorUnsupportedPtxVersion = 222,
-};
-enum cudaMemcpyKind { cudaMemcpyHostToDevice = 1, cudaMemcpyDeviceToHost = 2, cudaMemcpyDefault = 4 };
 enum cudaFuncAttribute { cudaFuncAttributeMaxDynamicSharedMemorySize = 8 };
-
-inline cudaError_t cudaGetLastError() { return cudaSuccess; }
-inline cudaError_t cudaPeekAtLastError() { return cudaSuccess; }
-inline const char* cudaGetErrorString(cudaError_t) { return "emulated"; }
-inline cudaError_t cudaMemsetAsync(void* p, int v, std::size_t n, cudaStream_t = nullptr) {
-    std::memset(p, v, n);
-    return cudaSuccess;
-}
-inline cudaError_t cudaMemcpyAsync(void* d, const void* s, std::size_t n, cudaMemcpyKind,
-                                   cudaStream_t = nullptr) {
-    std::memcpy(d, s, n);
-    return cudaSuccess;
-}
-inline cudaError_t cudaStreamSynchronize(cudaStream_t) { return cudaSuccess; }
 template <class F>
 cudaError_t cudaFuncSetAttribute(F, cudaFuncAttribute, int) {
     return cudaSuccess;
