@@ -40,11 +40,12 @@ struct l2_access {
     __device__ static void store(T* p, T v) { __stcg(p, v); }
 };
 
-// vals[slot] += the active lanes' values, lane by lane in lane order. `tag` tells equal
-// accumulators apart among the warp's lanes (>= 0 for active lanes). Every lane of the
-// warp must call it.
-template <class Access, class V>
-__device__ __forceinline__ void commit_in_order(bool active, int tag, V value, V* vals, int slot) {
+// vals[slot] += the active lanes' values, lane by lane in lane order; then the one lane
+// that wrote the slot calls done(slot). `tag` tells equal accumulators apart among the
+// warp's lanes (>= 0 for active lanes). Every lane of the warp must call it.
+template <class Access, class V, class Done>
+__device__ __forceinline__ void commit_in_order(bool active, int tag, V value, V* vals, int slot,
+                                                Done&& done) {
     if (!__any_sync(kFullMask, active)) return;  // uniform: nothing to add in this warp
     const int lane = lane_id();
     const unsigned peers = __match_any_sync(kFullMask, active ? tag : -1 - lane);
@@ -60,7 +61,14 @@ __device__ __forceinline__ void commit_in_order(bool active, int tag, V value, V
             rest &= rest - 1u;
         }
     }
-    if (leader) Access::store(vals + slot, acc);
+    if (leader) {
+        Access::store(vals + slot, acc);
+        done(slot);
+    }
+}
+template <class Access, class V>
+__device__ __forceinline__ void commit_in_order(bool active, int tag, V value, V* vals, int slot) {
+    commit_in_order<Access>(active, tag, value, vals, slot, [](int) {});
 }
 
 // Per-accumulator warp marks in shared memory: M is 8, 16 or 32 bits (warps per block),
@@ -185,18 +193,20 @@ __device__ void accumulate_ordered(const operands& x, const operand_values<V>& v
         if (lane == 0 && most > 0) atomicMax(rounds + parity, most);
         if (threadIdx.x == 0) rounds[parity ^ 1] = 0;  // read last in the previous window
         __syncthreads();
+        // Round r: the warps that are the r-th to touch an accumulator add to it. The
+        // marks are read no more, so the first writer of each clears its one.
         const int n_rounds = rounds[parity];
         for (int r = 0; r < n_rounds; ++r) {
 #pragma unroll
             for (int k = 0; k < K; ++k) {
-                commit_in_order<Access>(act[k] && rank[k] == r, slot[k], val[k], vals, slot[k]);
+                commit_in_order<Access>(act[k] && rank[k] == r, slot[k], val[k], vals, slot[k],
+                                        [=](int s) {
+                                            if (r == 0) marks.clear(s);
+                                        });
                 __syncwarp();  // chunk k's sums are visible to chunk k+1's lanes
             }
             __syncthreads();
         }
-#pragma unroll
-        for (int k = 0; k < K; ++k)
-            if (act[k]) marks.clear(slot[k]);
         parity ^= 1;
     }
     // Every thread has passed the last barrier above, so both counters are free.
