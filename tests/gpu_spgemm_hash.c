@@ -443,6 +443,24 @@ static tcst_csr with_long_row(const tcst_csr* m, int64_t row, int len, uint64_t 
     return out;
 }
 
+/* m without the entries of every `every`-th row (those rows become empty). */
+static tcst_csr with_empty_rows(const tcst_csr* m, int every) {
+    tcst_csr out;
+    assert_int_equal(tcst_csr_alloc(&out, m->rows, m->cols, m->nnz), 0);
+    int64_t pos = 0;
+    for (int64_t i = 0; i < m->rows; ++i) {
+        out.row_ptr[i] = (int)pos;
+        if (i % every == 0) continue;
+        for (int e = m->row_ptr[i]; e < m->row_ptr[i + 1]; ++e, ++pos) {
+            out.col_idx[pos] = m->col_idx[e];
+            out.val[pos] = m->val[e];
+        }
+    }
+    out.row_ptr[m->rows] = (int)pos;
+    out.nnz = pos;
+    return out;
+}
+
 /* ---- tests ---- */
 
 static void test_empty_shapes(void** state) {
@@ -481,10 +499,13 @@ static void test_nnz_c_zero(void** state) {
     tcst_csr_free(&b);
 }
 
+/* Every combination of index bases, with empty rows in A and in B. */
 static void test_index_bases(void** state) {
     (void)state;
-    tcst_csr a = uniform(300, 200, 7, seed);
-    tcst_csr b = uniform(200, 250, 9, seed + 1);
+    tcst_csr full_a = uniform(300, 200, 7, seed), full_b = uniform(200, 250, 9, seed + 1);
+    tcst_csr a = with_empty_rows(&full_a, 5), b = with_empty_rows(&full_b, 3);
+    tcst_csr_free(&full_a);
+    tcst_csr_free(&full_b);
     for (int bases = 0; bases < 8; ++bases) {
         options o = defaults();
         o.a_base = bases & 1;
