@@ -89,8 +89,10 @@ constexpr std::size_t numeric_block_bytes(int table, int threads, std::size_t va
 }
 constexpr std::size_t symbolic_block_bytes(int table) { return std::size_t(table) * 4; }
 
-// Shared memory kept free for a kernel's static variables when sizing dynamic memory.
-constexpr std::size_t kStaticReserve = 1024;
+// Shared memory kept free for a kernel's static variables when sizing dynamic memory:
+// the block walk's batch (block_walk.cuh: 16 bytes per thread with fp64 values, 8 without)
+// and the row counters.
+constexpr std::size_t kStaticReserve = 10 * 1024;
 inline std::size_t usable_smem(const device_info& d) {
     return d.smem_per_block_optin > kStaticReserve ? d.smem_per_block_optin - kStaticReserve : 0;
 }

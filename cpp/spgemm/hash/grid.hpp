@@ -2,19 +2,20 @@
 #pragma once
 
 #include "core/device.hpp"
-#include "spgemm/hash/bins.hpp"
+#include "spgemm/hash/kernel_launch.hpp"
 
 #include <algorithm>
 #include <cstddef>
 
 namespace tcs::spgemm::hash {
 
-// Blocks for `rows` rows of one row per block at a time: no more than the device holds
-// at once (the kernels loop over their rows), no more than there are rows.
-inline int resident_grid(int threads, std::size_t smem, int rows, const device_info& d) {
-    int per_sm = std::max(1, 2048 / threads);
-    if (smem > 0)
-        per_sm = std::max(1, std::min<int>(per_sm, int(d.smem_per_sm / (smem + kStaticReserve))));
+// Blocks for `rows` rows of one row per block at a time: as many as the device holds at
+// once (the kernels loop over their rows), no more than there are rows. The occupancy
+// comes from the runtime, which counts the kernel's static shared memory (the block walk
+// keeps several KB there) and registers as well as `smem`.
+template <class Kernel>
+int resident_grid(Kernel kernel, int threads, std::size_t smem, int rows, const device_info& d) {
+    const int per_sm = resident_blocks(kernel, threads, smem);
     return std::max(1, std::min(rows, d.sm_count * per_sm));
 }
 

@@ -20,6 +20,16 @@ void allow_smem(Kernel kernel, std::size_t bytes) {
                    "hash SpGEMM: shared memory opt-in");
 }
 
+// Blocks of `threads` threads and `smem` bytes of dynamic shared memory that one SM
+// holds at once (at least 1).
+template <class Kernel>
+int resident_blocks(Kernel kernel, int threads, std::size_t smem) {
+    int blocks = 0;
+    check_cuda(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, kernel, threads, smem),
+               "hash SpGEMM: occupancy");
+    return blocks > 0 ? blocks : 1;
+}
+
 // kernel<<<grid, threads, smem, stream>>>(args...), checked.
 template <class... Params, class... Args>
 void launch(const char* what, void (*kernel)(Params...), int grid, int threads, std::size_t smem,

@@ -88,18 +88,59 @@ __device__ void multiply_group_rows(const operands& x, const operand_values<V>& 
             __syncwarp();
         }
     }
+    // Column order: the group moves its row's keys to the front of its table, padded with
+    // kEmpty to whole 16-byte words, and a key's rank is the number of smaller keys there
+    // (kEmpty, as unsigned, is larger than every column). Ranking against the nnz keys
+    // alone, four per load, instead of against all T slots one by one, is what keeps short
+    // rows (uniform random, FEM) from being bound by shared-memory loads.
+    constexpr int kPer = T / G;  // slots per lane
+    int my_key[kPer];
+    V my_val[kPer];
+    int mine = 0;
+#pragma unroll
+    for (int i = 0; i < kPer; ++i) {
+        my_key[i] = keys[gl + i * G];
+        my_val[i] = vals[gl + i * G];
+        mine += my_key[i] != kEmpty;
+    }
+    int incl = mine;
+#pragma unroll
+    for (int d = 1; d < G; d <<= 1) {
+        const int y = __shfl_up_sync(kFullMask, incl, d, G);
+        if (gl >= d) incl += y;
+    }
+    const int total = __shfl_sync(kFullMask, incl, G - 1, G);
+    const int padded = (total + 3) & ~3;
+    __syncwarp();  // every lane has read its slots
+    int pos = incl - mine;
+#pragma unroll
+    for (int i = 0; i < kPer; ++i)
+        if (my_key[i] != kEmpty) keys[pos++] = my_key[i];
+    if (gl < padded - total) keys[total + gl] = kEmpty;
+    __syncwarp();
     if (r.valid) {
-        // Column order by counting smaller keys; the groups of a warp start at different
-        // slots so that their broadcast reads fall in different banks.
         const int off = row_off[r.row], nnz = row_off[r.row + 1] - off;
-        for (int j = gl; j < T; j += G) {
-            const int key = keys[j];
-            if (key == kEmpty) continue;
-            int rank = 0;
-#pragma unroll 8
-            for (int i = 0; i < T; ++i) rank += unsigned(keys[(i + in_warp) & (T - 1)]) < unsigned(key);
-            if (rank < nnz) write_entry(c, off + rank, key, vals[j], alpha, beta);
+        const int4* packed = reinterpret_cast<const int4*>(keys);
+        const int words = padded / 4;
+        // The groups of a warp start at different words so that their broadcast reads
+        // fall in different banks.
+        const int rot = words > 0 ? in_warp % words : 0;
+        int rank[kPer] = {};
+        for (int q = 0; q < words; ++q) {
+            int at = q + rot;
+            if (at >= words) at -= words;
+            const int4 w = packed[at];
+#pragma unroll
+            for (int i = 0; i < kPer; ++i) {
+                const unsigned key = unsigned(my_key[i]);
+                rank[i] += (unsigned(w.x) < key) + (unsigned(w.y) < key) + (unsigned(w.z) < key) +
+                           (unsigned(w.w) < key);
+            }
         }
+#pragma unroll
+        for (int i = 0; i < kPer; ++i)
+            if (my_key[i] != kEmpty && rank[i] < nnz)
+                write_entry(c, off + rank[i], my_key[i], my_val[i], alpha, beta);
         if (gl == 0) c.rp[r.row] = off + c.base;
     }
     __syncwarp();  // the tables are refilled for the next rows
@@ -111,7 +152,7 @@ __global__ void __launch_bounds__(kGroupThreads)
     multiply_groups_kernel(operands x, operand_values<V> v, const stats* st, const int* perm,
                            const int* row_off, output<V> c, scalar<V> alpha, scalar<V> beta,
                            int* last_offset, int nnz_c) {
-    __shared__ int keys[kGroupSlots];
+    __align__(16) __shared__ int keys[kGroupSlots];
     __shared__ V vals[kGroupSlots];
     write_last_offset(last_offset, nnz_c, c);
     const V al = alpha.get(), be = beta.get();
@@ -291,7 +332,7 @@ void launch_block(const operands& x, const numeric_job<V>& job, int offset, int 
     const std::size_t smem = numeric_block_bytes(T, NT, sizeof(V));
     allow_smem(multiply_block_kernel<NT, T, V>, smem);
     launch("hash SpGEMM: numeric block rows", multiply_block_kernel<NT, T, V>,
-           resident_grid(NT, smem, count, *lc.device), NT, smem, lc.stream, x, job.values,
+           resident_grid(multiply_block_kernel<NT, T, V>, NT, smem, count, *lc.device), NT, smem, lc.stream, x, job.values,
            job.perm + offset, count, job.row_off, job.c, job.alpha, job.beta, last, int(job.nnz_c));
     last = nullptr;
 }

@@ -2,21 +2,21 @@
 // B alone, so that the values of C are bitwise reproducible run to run, without value
 // atomics.
 //
-// Within a warp: the lanes hold products in the order of A's row (flat_walk.cuh). Lanes
+// Within a warp: the lanes hold consecutive products of the row (block_walk.cuh). Lanes
 // that hit the same accumulator are combined by the lowest of them, which adds their
 // values one by one in lane order to the accumulator; no two lanes ever write one
 // accumulator, so no atomics and no lost updates (not even for duplicate column indices
 // within a row of B).
 //
-// Across the warps of a block sharing one row (block and wide bins): each warp walks its
-// own batches of A's row; the block advances in windows of one chunk per warp. In a
+// Across the warps of a block sharing one row (block and wide bins): the block walks the
+// row's products in windows of K chunks of 32 per warp (block_walk.cuh). In a
 // window every active lane marks its accumulator with its warp's bit; an accumulator
 // touched by several warps then receives their contributions in rounds, lowest warp
 // first, one block barrier per round. The number of rounds is the largest number of
 // warps sharing an accumulator in the window (often 1 on graphs).
 #pragma once
 
-#include "spgemm/hash/flat_walk.cuh"
+#include "spgemm/hash/block_walk.cuh"
 
 #include <cuda_runtime.h>
 
@@ -96,60 +96,6 @@ struct global_marks {
     __device__ void clear(int slot) const { __stcg(m + slot, 0u); }
 };
 
-// Calls f(col) for every product of A's row entries [t0, t1), the warps of the block
-// taking interleaved batches, in no particular order. f returns true to ask the warp to
-// stop early (after its current chunk). Every thread of the block calls it.
-template <int NT, class F>
-__device__ __forceinline__ void for_each_product(const operands& x, int t0, int t1, F&& f) {
-    constexpr int kWarps = NT / 32;
-    const int warp = int(threadIdx.x) / 32, lane = lane_id();
-    const int bs = warp_batch_size(t1 - t0, kWarps);
-    for (int t = t0 + warp * bs; t < t1; t += kWarps * bs) {  // uniform within the warp
-        const batch<32, float> b = load_batch<32, false, float>(x, nullptr, t, min(t + bs, t1), lane);
-        for (int c = 0; c < b.total; c += 32) {
-            const product<float> pr = fetch<32, false, float>(x, nullptr, b, c + lane);
-            const bool stop = pr.active && f(pr.col);
-            if (__any_sync(kFullMask, stop)) return;
-        }
-    }
-}
-
-// A warp's place in its share of a row: the current batch of A's entries [t, ...) and
-// the chunk c of its products; batches without products are skipped. Uniform within the
-// warp.
-template <class V>
-struct warp_cursor {
-    int t, t1, bs, stride, c = 0;
-    batch<32, V> b;
-
-    __device__ warp_cursor(const operands& x, const V* a_val, int t0, int t_end, int warps)
-        : t1(t_end), bs(warp_batch_size(t_end - t0, warps)) {
-        stride = warps * bs;
-        t = t0 + int(threadIdx.x) / 32 * bs;
-        settle(x, a_val);
-    }
-    __device__ bool more() const { return t < t1; }
-    // This lane's product of the current chunk; then the cursor moves on.
-    __device__ product<V> next(const operands& x, const operand_values<V>& v) {
-        const product<V> pr = fetch<32, true>(x, v.b, b, c + lane_id());
-        c += 32;
-        if (c >= b.total) {
-            c = 0;
-            t += stride;
-            settle(x, v.a);
-        }
-        return pr;
-    }
-
-private:
-    __device__ void settle(const operands& x, const V* a_val) {
-        for (; t < t1; t += stride) {
-            b = load_batch<32, true>(x, a_val, t, min(t + bs, t1), lane_id());
-            if (b.total > 0) return;
-        }
-    }
-};
-
 // Adds every product of A's row entries [t0, t1) into vals[slot_of(col)] in the fixed
 // order described above (slot_of returns -1 for a product to drop); a window holds K
 // chunks per warp, committed chunk after chunk. `rounds` is two ints of shared memory,
@@ -159,57 +105,62 @@ __device__ void accumulate_ordered(const operands& x, const operand_values<V>& v
                                    SlotOf&& slot_of, const Marks& marks, V* vals, int* rounds) {
     constexpr int kWarps = NT / 32;
     static_assert(kWarps <= 32, "one mark bit per warp");
+    __shared__ block_batch<NT, true, V> s;
     const int warp = int(threadIdx.x) / 32, lane = lane_id();
-    warp_cursor<V> cur(x, v.a, t0, t1, kWarps);
     int parity = 0;
-    while (__syncthreads_or(cur.more())) {
-        bool act[K];
-        int slot[K];
-        V val[K];
+    for (int t = t0; t < t1; t += NT) {  // uniform: the whole block walks one row
+        const int total = load_block_batch<NT, true>(x, v.a, t, t1, s);
+        const int entries = min(NT, t1 - t);
+        int e = 0;
+        // A window: chunk k of warp w is products base + k*NT + w*32 + lane.
+        for (int base = 0; base < total; base += NT * K) {
+            bool act[K];
+            int slot[K];
+            V val[K];
 #pragma unroll
-        for (int k = 0; k < K; ++k) {
-            act[k] = false;
-            slot[k] = 0;
-            val[k] = V(0);
-            if (cur.more()) {  // uniform within the warp
-                const product<V> pr = cur.next(x, v);
-                if (pr.active) {
+            for (int k = 0; k < K; ++k) {
+                act[k] = false;
+                slot[k] = 0;
+                val[k] = V(0);
+                const int p = base + k * NT + int(threadIdx.x);
+                if (p < total) {
+                    const product<V> pr = block_product<NT, true>(x, v.b, s, entries, p, e);
                     slot[k] = slot_of(pr.col);
                     act[k] = slot[k] >= 0;
                     val[k] = pr.value;
                 }
-            }
-            if (act[k]) marks.set(slot[k], warp);
-        }
-        __syncthreads();
-        int rank[K], most = 0;
-#pragma unroll
-        for (int k = 0; k < K; ++k) {
-            const unsigned seen = act[k] ? marks.get(slot[k]) : 0u;
-            rank[k] = __popc(seen & ((1u << warp) - 1u));
-            most = max(most, __popc(seen));
-        }
-        most = __reduce_max_sync(kFullMask, most);
-        if (lane == 0 && most > 0) atomicMax(rounds + parity, most);
-        if (threadIdx.x == 0) rounds[parity ^ 1] = 0;  // read last in the previous window
-        __syncthreads();
-        // Round r: the warps that are the r-th to touch an accumulator add to it. The
-        // marks are read no more, so the first writer of each clears its one.
-        const int n_rounds = rounds[parity];
-        for (int r = 0; r < n_rounds; ++r) {
-#pragma unroll
-            for (int k = 0; k < K; ++k) {
-                commit_in_order<Access>(act[k] && rank[k] == r, slot[k], val[k], vals, slot[k],
-                                        [=](int s) {
-                                            if (r == 0) marks.clear(s);
-                                        });
-                __syncwarp();  // chunk k's sums are visible to chunk k+1's lanes
+                if (act[k]) marks.set(slot[k], warp);
             }
             __syncthreads();
+            int rank[K], most = 0;
+#pragma unroll
+            for (int k = 0; k < K; ++k) {
+                const unsigned seen = act[k] ? marks.get(slot[k]) : 0u;
+                rank[k] = __popc(seen & ((1u << warp) - 1u));
+                most = max(most, __popc(seen));
+            }
+            most = __reduce_max_sync(kFullMask, most);
+            if (lane == 0 && most > 0) atomicMax(rounds + parity, most);
+            if (threadIdx.x == 0) rounds[parity ^ 1] = 0;  // read last in the previous window
+            __syncthreads();
+            // Round r: the warps that are the r-th to touch an accumulator add to it. The
+            // marks are read no more, so the first writer of each clears its one.
+            const int n_rounds = rounds[parity];
+            for (int r = 0; r < n_rounds; ++r) {
+#pragma unroll
+                for (int k = 0; k < K; ++k) {
+                    commit_in_order<Access>(act[k] && rank[k] == r, slot[k], val[k], vals, slot[k],
+                                            [=](int sl) {
+                                                if (r == 0) marks.clear(sl);
+                                            });
+                    __syncwarp();  // chunk k's sums are visible to chunk k+1's lanes
+                }
+                __syncthreads();
+            }
+            parity ^= 1;
         }
-        parity ^= 1;
     }
-    // Every thread has passed the last barrier above, so both counters are free.
+    __syncthreads();  // every thread has read its last window's round count
     if (threadIdx.x == 0) rounds[0] = rounds[1] = 0;
 }
 

@@ -259,7 +259,7 @@ void launch_block(const operands& x, const bin_table& numeric, stats* st, bin_ro
     const std::size_t smem = symbolic_block_bytes(T);
     allow_smem(symbolic_block_kernel<NT, T>, smem);
     launch("hash SpGEMM: symbolic block rows", symbolic_block_kernel<NT, T>,
-           resident_grid(NT, smem, x.m, *lc.device), NT, smem, lc.stream, x, numeric, st, rows, bin,
+           resident_grid(symbolic_block_kernel<NT, T>, NT, smem, x.m, *lc.device), NT, smem, lc.stream, x, numeric, st, rows, bin,
            row_nnz);
 }
 
@@ -294,7 +294,7 @@ void symbolic(const operands& x, const bin_plan& plan, const bin_table& numeric,
     if (reach.retries()) {
         const std::size_t smem = std::size_t(kGuessTable) * 4;
         launch("hash SpGEMM: symbolic first guess", symbolic_guess_kernel,
-               resident_grid(kGuessThreads, smem, x.m, d), kGuessThreads, smem, lc.stream, x,
+               resident_grid(symbolic_guess_kernel, kGuessThreads, smem, x.m, d), kGuessThreads, smem, lc.stream, x,
                numeric, st, perm, guessed, plan.count, retry, row_nnz);
     }
     // Bin sizes are not known on the host yet: the grids can hold every row; blocks without
@@ -309,7 +309,7 @@ void symbolic(const operands& x, const bin_plan& plan, const bin_table& numeric,
                 const std::size_t smem = std::size_t(words) * 4;
                 allow_smem(symbolic_wide_kernel<false>, smem);
                 launch("hash SpGEMM: symbolic wide rows", symbolic_wide_kernel<false>,
-                       resident_grid(kWideThreads, smem, x.m, d), kWideThreads, smem, lc.stream, x,
+                       resident_grid(symbolic_wide_kernel<false>, kWideThreads, smem, x.m, d), kWideThreads, smem, lc.stream, x,
                        numeric, st, rows, bin, row_nnz, static_cast<unsigned*>(nullptr), words);
             } else {
                 launch("hash SpGEMM: symbolic wide rows", symbolic_wide_kernel<true>,

@@ -29,6 +29,9 @@ struct int2 {
     int x, y;
 };
 inline int2 make_int2(int x, int y) { return int2{x, y}; }
+struct alignas(16) int4 {
+    int x, y, z, w;
+};
 
 enum cudaFuncAttribute { cudaFuncAttributeMaxDynamicSharedMemorySize = 8 };
 template <class F>
