@@ -14,46 +14,56 @@
 
 namespace tcs::spmm {
 
+// op(A), op(B), C and the scalars as the kernels take them.
+template <class T, class TC> struct operands {
+    sparse_rows<T> A;
+    dense_in<T> B;
+    dense_out<TC> C;
+    scalar<acc_t<T>> alpha, beta;
+
+    explicit operands(const product& p) {
+        A.rows = p.rows;
+        A.row_ptr = p.row_ptr;
+        A.col_idx = p.col_idx;
+        A.values = static_cast<const T*>(p.values);
+        A.base = p.base;
+        B.values = static_cast<const T*>(p.b);
+        B.row_stride = p.b_row_stride;
+        B.col_stride = p.b_col_stride;
+        C.values = static_cast<TC*>(p.c);
+        C.row_stride = p.c_row_stride;
+        C.col_stride = p.c_col_stride;
+        C.cols = p.n;
+        C.slabs = p.slabs;
+        C.vector = p.c_vector;
+        alpha = p.alpha.as<acc_t<T>>();
+        beta = p.beta.as<acc_t<T>>();
+    }
+};
+
 template <class T, class TC, int G, int NV, bool Vector>
 void launch_product(const product& p) {
     using acc = acc_t<T>;
-    sparse_rows<T> A;
-    A.rows = p.rows;
-    A.row_ptr = p.row_ptr;
-    A.col_idx = p.col_idx;
-    A.values = static_cast<const T*>(p.values);
-    A.base = p.base;
-    dense_in<T> B;
-    B.values = static_cast<const T*>(p.b);
-    B.row_stride = p.b_row_stride;
-    B.col_stride = p.b_col_stride;
-    dense_out<TC> C;
-    C.values = static_cast<TC*>(p.c);
-    C.row_stride = p.c_row_stride;
-    C.col_stride = p.c_col_stride;
-    C.cols = p.n;
-    C.slabs = p.slabs;
-    C.vector = p.c_vector;
-    const scalar<acc> alpha = p.alpha.as<acc>(), beta = p.beta.as<acc>();
-
+    const operands<T, TC> o(p);
     constexpr std::int64_t groups_per_block = kThreads / G;
     const unsigned grid_y = unsigned(std::min<std::int64_t>(p.slabs, 65535));
     if (p.alg == algorithm::row_split) {
         const std::int64_t blocks = (p.rows + groups_per_block - 1) / groups_per_block;
         launch_kernel("row_split_kernel", row_split_kernel<T, TC, G, NV, Vector>,
-                      dim3(unsigned(blocks), grid_y), kThreads, p.stream, A, B, C, alpha, beta);
+                      dim3(unsigned(blocks), grid_y), kThreads, p.stream, o.A, o.B, o.C, o.alpha,
+                      o.beta);
         return;
     }
     acc* records = static_cast<acc*>(p.records);
     const std::int64_t blocks = (p.merge.count + groups_per_block - 1) / groups_per_block;
     launch_kernel("merge_path_kernel", merge_path_kernel<T, TC, G, NV, Vector>,
-                  dim3(unsigned(blocks), grid_y), kThreads, p.stream, A, B, C, alpha, beta, p.merge,
-                  records);
+                  dim3(unsigned(blocks), grid_y), kThreads, p.stream, o.A, o.B, o.C, o.alpha,
+                  o.beta, p.merge, records);
     if (p.merge.count < 2) return;  // one segment ends at the last row: nothing to carry
     const std::int64_t fix_blocks = (p.merge.count * 32 + kThreads - 1) / kThreads;  // a warp each
     launch_kernel("fixup_kernel", fixup_kernel<acc, TC>, dim3(unsigned(fix_blocks)), kThreads,
-                  p.stream, A.row_ptr, A.base, A.rows, p.merge, static_cast<const acc*>(records), C,
-                  alpha);
+                  p.stream, o.A.row_ptr, o.A.base, o.A.rows, p.merge,
+                  static_cast<const acc*>(records), o.C, o.alpha);
 }
 
 template <class T, class TC, int G, int NV>
