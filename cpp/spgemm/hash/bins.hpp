@@ -76,7 +76,7 @@ bin_plan numeric_bins(const device_info& d, value_type v);
 // Dynamic shared memory of a numeric block-bin kernel: keys and per-slot warp marks,
 // a region the final sort then reuses (CUB's radix sort needs about 36 bytes a thread
 // for its ranks, which small tables do not have: hence the floor; the kernel checks the
-// fit at compile time), then the values.
+// fit at compile time), then the values (one copy per warp for small tables).
 constexpr std::size_t mark_bytes(int threads) { return threads <= 256 ? 1 : threads <= 512 ? 2 : 4; }
 constexpr std::size_t align16(std::size_t b) { return (b + 15) / 16 * 16; }
 constexpr std::size_t numeric_keys_region(int table, int threads) {
@@ -84,8 +84,16 @@ constexpr std::size_t numeric_keys_region(int table, int threads) {
     const std::size_t sort_floor = std::size_t(threads) * 48;
     return align16(table_bytes > sort_floor ? table_bytes : sort_floor);
 }
+// Whether a numeric block-bin kernel gives every warp its own copy of the row's
+// accumulators (ordered_commit.cuh: accumulate_private): when the copies take at most
+// this much shared memory, i.e. tables up to 1024 slots with 4 warps.
+constexpr std::size_t kPrivateSumBytes = 32 * 1024;
+constexpr bool private_sums(int table, int threads, std::size_t value_bytes) {
+    return std::size_t(threads / 32) * std::size_t(table) * value_bytes <= kPrivateSumBytes;
+}
 constexpr std::size_t numeric_block_bytes(int table, int threads, std::size_t value_bytes) {
-    return numeric_keys_region(table, threads) + std::size_t(table) * value_bytes;
+    const std::size_t copies = private_sums(table, threads, value_bytes) ? threads / 32 : 1;
+    return numeric_keys_region(table, threads) + copies * std::size_t(table) * value_bytes;
 }
 constexpr std::size_t symbolic_block_bytes(int table) { return std::size_t(table) * 4; }
 

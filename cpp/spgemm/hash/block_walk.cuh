@@ -17,6 +17,31 @@
 
 namespace tcs::spgemm::hash {
 
+// Exclusive prefix sum of v over the block's threads, and the total. Every thread calls
+// it. warp_sums (NT/32 ints of shared memory) must not be read any more by a previous
+// call: callers separate two calls by a barrier.
+template <int NT>
+__device__ __forceinline__ int block_exclusive_sum(int v, int* warp_sums, int& total) {
+    const int lane = lane_id(), warp = int(threadIdx.x) / 32;
+    int incl = v;
+#pragma unroll
+    for (int d = 1; d < 32; d <<= 1) {
+        const int y = __shfl_up_sync(kFullMask, incl, d);
+        if (lane >= d) incl += y;
+    }
+    if (lane == 31) warp_sums[warp] = incl;
+    __syncthreads();
+    int before = 0;
+    total = 0;
+#pragma unroll
+    for (int w = 0; w < NT / 32; ++w) {
+        const int sum = warp_sums[w];
+        before += w < warp ? sum : 0;
+        total += sum;
+    }
+    return before + incl - v;
+}
+
 // A batch as the block shares it. kValues: the numeric pass also keeps A's values.
 template <int NT, bool kValues, class V>
 struct block_batch {
@@ -33,7 +58,7 @@ struct block_batch {
 template <int NT, bool kValues, class V>
 __device__ __forceinline__ int load_block_batch(const operands& x, const V* a_val, int t,
                                                 int t_end, block_batch<NT, kValues, V>& s) {
-    const int tid = int(threadIdx.x), lane = lane_id(), warp = tid / 32;
+    const int tid = int(threadIdx.x);
     const int e = t + tid;
     int len = 0, first = 0;
     V a = V(0);
@@ -43,23 +68,9 @@ __device__ __forceinline__ int load_block_batch(const operands& x, const V* a_va
         len = __ldg(x.b_rp + k + 1) - x.b_base - first;
         if constexpr (kValues) a = __ldg(a_val + e);
     }
-    int incl = len;
-#pragma unroll
-    for (int d = 1; d < 32; d <<= 1) {
-        const int y = __shfl_up_sync(kFullMask, incl, d);
-        if (lane >= d) incl += y;
-    }
     __syncthreads();  // every thread is done with the previous batch
-    if (lane == 31) s.warp_sums[warp] = incl;
-    __syncthreads();
-    int before = 0, total = 0;
-#pragma unroll
-    for (int w = 0; w < NT / 32; ++w) {
-        const int sum = s.warp_sums[w];
-        before += w < warp ? sum : 0;
-        total += sum;
-    }
-    incl += before;
+    int total = 0;
+    const int incl = block_exclusive_sum<NT>(len, s.warp_sums, total) + len;
     s.incl[tid] = incl;
     s.start[tid] = first - (incl - len);
     if constexpr (kValues) s.a[tid] = a;

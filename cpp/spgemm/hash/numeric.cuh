@@ -6,7 +6,8 @@
 //
 // Summation order (what makes C bitwise reproducible): a group-bin row is summed in the
 // order of A's row; block and wide rows in the fixed windowed order of
-// ordered_commit.cuh. Neither depends on timing, only on the patterns.
+// ordered_commit.cuh, or, for small tables, in per-warp copies added up in warp order.
+// None depends on timing, only on the patterns.
 #pragma once
 
 #include "spgemm/hash/column_bitmap.cuh"
@@ -165,10 +166,59 @@ __global__ void __launch_bounds__(kGroupThreads)
 // ---- block bins: one row per block at a time ----
 //
 // Dynamic shared memory (numeric_block_bytes): keys[T] and marks[T] (reused by the
-// sort), then vals[T].
+// final ordering), then vals[T], or vals[warps][T] when each warp has its own copy.
 
 template <int NT, int T>
 using block_sort = cub::BlockRadixSort<unsigned, NT, T / NT, int>;
+
+// Rows whose columns span at most this many columns are put in order by a bitmap over
+// the span (the bits and each word's rank fill the keys' T words); wider ones by CUB's
+// radix sort over the span's bits. The bitmap costs a few barriers and span/32 words
+// per row, the sort one pass per 4 bits of span with several barriers each.
+template <int T>
+constexpr int bitmap_span() { return 16 * T; }
+
+// Writes the row's entries (this thread's kItems slots, keys in key[]) at their ranks
+// among the row's columns, from a bitmap over [first, first + span). smem: the keys'
+// region, no longer read.
+template <int NT, int T, int kItems, class V>
+__device__ __forceinline__ void write_by_bitmap(unsigned char* smem, const int (&key)[kItems],
+                                                const int (&slot)[kItems], const V* vals,
+                                                int first, int span, int off, int nnz,
+                                                const output<V>& c, V al, V be) {
+    __shared__ int s_warp_sums[NT / 32];
+    unsigned* bits = reinterpret_cast<unsigned*>(smem);
+    int* word_rank = reinterpret_cast<int*>(smem) + T / 2;
+    const int tid = int(threadIdx.x), words = (span + 31) >> 5;
+    for (int w = tid; w < words; w += NT) bits[w] = 0u;
+    __syncthreads();
+#pragma unroll
+    for (int j = 0; j < kItems; ++j)
+        if (key[j] != kEmpty) {
+            const int rc = key[j] - first;
+            atomicOr(bits + (rc >> 5), 1u << (rc & 31));
+        }
+    __syncthreads();
+    // Each thread ranks a run of words: the scan over the block gives each run's start.
+    const int per = (words + NT - 1) / NT;
+    const int w0 = min(tid * per, words), w1 = min(w0 + per, words);
+    int ones = 0;
+    for (int w = w0; w < w1; ++w) ones += __popc(bits[w]);
+    int total = 0;
+    int rank = block_exclusive_sum<NT>(ones, s_warp_sums, total);
+    for (int w = w0; w < w1; ++w) {
+        word_rank[w] = rank;
+        rank += __popc(bits[w]);
+    }
+    __syncthreads();
+#pragma unroll
+    for (int j = 0; j < kItems; ++j)
+        if (key[j] != kEmpty) {
+            const int rc = key[j] - first, w = rc >> 5;
+            const int r = word_rank[w] + __popc(bits[w] & ((1u << (rc & 31)) - 1u));
+            if (r < nnz) write_entry(c, off + r, key[j], vals[slot[j]], al, be);
+        }
+}
 
 template <int NT, int T, class V>
 __global__ void __launch_bounds__(NT)
@@ -176,6 +226,8 @@ __global__ void __launch_bounds__(NT)
                           const int* row_off, output<V> c, scalar<V> alpha, scalar<V> beta,
                           int* last_offset, int nnz_c) {
     constexpr int kItems = T / NT;
+    constexpr bool kPrivate = private_sums(T, NT, sizeof(V));
+    constexpr int kCopies = kPrivate ? NT / 32 : 1;
     using sort_t = block_sort<NT, T>;
     static_assert(T % NT == 0, "whole items per thread");
     static_assert(sizeof(typename sort_t::TempStorage) <= numeric_keys_region(T, NT),
@@ -195,23 +247,23 @@ __global__ void __launch_bounds__(NT)
         for (int j = threadIdx.x; j < T; j += NT) {
             keys[j] = kEmpty;
             marks[j] = 0;
-            vals[j] = V(0);
         }
+        for (int j = threadIdx.x; j < T * kCopies; j += NT) vals[j] = V(0);
         if (threadIdx.x == 0) {
             s_lo = INT_MAX;
             s_hi = -1;
         }
         __syncthreads();
-        accumulate_ordered<NT, kChunksPerWindow, plain_access>(
-            x, v, t.x, t.y,
-            [&](int col) {
-                bool inserted;
-                return insert_key<T>(keys, col, inserted);
-            },
-            shared_marks<mark_t<NT>>{marks}, vals, s_rounds);
+        const auto slot_of = [&](int col) {
+            bool inserted;
+            return insert_key<T>(keys, col, inserted);
+        };
+        if constexpr (kPrivate)
+            accumulate_private<NT, T>(x, v, t.x, t.y, slot_of, vals);
+        else
+            accumulate_ordered<NT, kChunksPerWindow, plain_access>(
+                x, v, t.x, t.y, slot_of, shared_marks<mark_t<NT>>{marks}, vals, s_rounds);
         __syncthreads();
-        // The sort runs on column - (the row's first column), over only the bits the
-        // row's column range needs: fewer radix passes for banded and FEM rows.
         int key[kItems], slot[kItems], lo = INT_MAX, hi = -1;
 #pragma unroll
         for (int j = 0; j < kItems; ++j) {
@@ -228,19 +280,27 @@ __global__ void __launch_bounds__(NT)
             atomicMin(&s_lo, lo);
             atomicMax(&s_hi, hi);
         }
-        __syncthreads();  // s_lo, s_hi are known; the sort reuses the keys' memory
+        __syncthreads();  // s_lo, s_hi are known; the ordering reuses the keys' memory
         const int first = s_hi >= 0 ? s_lo : 0;
-        const int bits = column_bits(s_hi >= 0 ? s_hi - s_lo + 1 : 1);
-        const unsigned sentinel = (1u << bits) - 1u;  // above every relative column
-        unsigned k[kItems];
+        const int span = s_hi >= 0 ? s_hi - s_lo + 1 : 1;
+        if (span <= bitmap_span<T>()) {  // uniform: s_lo, s_hi are shared
+            write_by_bitmap<NT, T>(smem, key, slot, vals, first, span, off, nnz, c, al, be);
+        } else {
+            // The sort runs on column - first over only the bits the span needs.
+            const int bits = column_bits(span);
+            const unsigned sentinel = (1u << bits) - 1u;  // above every relative column
+            unsigned k[kItems];
 #pragma unroll
-        for (int j = 0; j < kItems; ++j) k[j] = key[j] == kEmpty ? sentinel : unsigned(key[j] - first);
-        sort_t(*reinterpret_cast<typename sort_t::TempStorage*>(smem)).SortBlockedToStriped(k, slot, 0, bits);
+            for (int j = 0; j < kItems; ++j)
+                k[j] = key[j] == kEmpty ? sentinel : unsigned(key[j] - first);
+            sort_t(*reinterpret_cast<typename sort_t::TempStorage*>(smem))
+                .SortBlockedToStriped(k, slot, 0, bits);
 #pragma unroll
-        for (int j = 0; j < kItems; ++j) {
-            const int rank = j * NT + int(threadIdx.x);
-            if (rank < nnz && k[j] != sentinel)
-                write_entry(c, off + rank, int(k[j]) + first, vals[slot[j]], al, be);
+            for (int j = 0; j < kItems; ++j) {
+                const int rank = j * NT + int(threadIdx.x);
+                if (rank < nnz && k[j] != sentinel)
+                    write_entry(c, off + rank, int(k[j]) + first, vals[slot[j]], al, be);
+            }
         }
         if (threadIdx.x == 0) c.rp[row] = off + c.base;
         __syncthreads();  // the next row refills keys and vals

@@ -14,6 +14,12 @@
 // touched by several warps then receives their contributions in rounds, lowest warp
 // first, one block barrier per round. The number of rounds is the largest number of
 // warps sharing an accumulator in the window (often 1 on graphs).
+//
+// When the block's warps can each have their own copy of the accumulators (small tables,
+// accumulate_private), no marks and rounds are needed: each warp sums its products into
+// its copy, and the copies are added up in warp order at the end. Rows whose products
+// pile onto few columns (mbeacxc: 25 products per entry of C) would otherwise take a
+// round per warp in every window.
 #pragma once
 
 #include "spgemm/hash/block_walk.cuh"
@@ -162,6 +168,43 @@ __device__ void accumulate_ordered(const operands& x, const operand_values<V>& v
     }
     __syncthreads();  // every thread has read its last window's round count
     if (threadIdx.x == 0) rounds[0] = rounds[1] = 0;
+}
+
+// Adds every product of A's row entries [t0, t1) into the block's accumulators with
+// one copy per warp: warp w adds its products (chunk w of every NT consecutive products)
+// into vals[w*T + slot], lane by lane; then vals[slot] = the copies summed in warp
+// order. T: slots per copy. Every thread of the block calls it; it ends with a barrier.
+template <int NT, int T, class V, class SlotOf>
+__device__ void accumulate_private(const operands& x, const operand_values<V>& v, int t0, int t1,
+                                   SlotOf&& slot_of, V* vals) {
+    __shared__ block_batch<NT, true, V> s;
+    const int warp = int(threadIdx.x) / 32;
+    V* mine = vals + warp * T;
+    for (int t = t0; t < t1; t += NT) {  // uniform: the whole block walks one row
+        const int total = load_block_batch<NT, true>(x, v.a, t, t1, s);
+        const int entries = min(NT, t1 - t);
+        int e = 0;
+        for (int base = 0; base < total; base += NT) {
+            const int p = base + int(threadIdx.x);
+            int slot = -1;
+            V value = V(0);
+            if (p < total) {
+                const product<V> pr = block_product<NT, true>(x, v.b, s, entries, p, e);
+                slot = slot_of(pr.col);
+                value = pr.value;
+            }
+            commit_in_order<plain_access>(slot >= 0, slot, value, mine, slot);
+            __syncwarp();  // this chunk's sums are visible to the next chunk's lanes
+        }
+    }
+    __syncthreads();
+    for (int j = int(threadIdx.x); j < T; j += NT) {
+        V sum = vals[j];
+#pragma unroll
+        for (int w = 1; w < NT / 32; ++w) sum += vals[w * T + j];
+        vals[j] = sum;
+    }
+    __syncthreads();
 }
 
 }  // namespace tcs::spgemm::hash
