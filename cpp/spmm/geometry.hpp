@@ -1,4 +1,4 @@
-// How the SpMM kernels lay threads over C. Both kernel families give each row of C
+// How the SpMM kernels lay threads over C. Row-split and merge-path give each row of C
 // (row-split) or each merge segment (merge-path) to a *group* of G lanes; lane l of a
 // group owns NV vectors of V consecutive columns, vector v starting at column
 // (v*G + l)*V of the current slab, so that the G lanes read one 16-byte piece each of
@@ -55,6 +55,23 @@ inline std::int64_t slab_count(std::int64_t n, const geometry& g) {
 constexpr int merge_blocks_per_sm(std::size_t element_bytes) { return element_bytes == 2 ? 4 : 5; }
 constexpr int row_split_blocks_per_sm(std::size_t element_bytes) {
     return element_bytes == 2 ? 5 : 7;
+}
+
+// CSR-vector (vector_rows.cuh) lays its lanes over A's nonzeros instead: a group of
+// `lanes` lanes per row of op(A), each lane summing every lanes-th nonzero for `tile`
+// columns of C at a time. It needs no buffer and no partition, so it leaves the
+// geometry above (and the merge-path buffer carved from it) untouched.
+struct row_group {
+    int lanes = 2;  // L: lanes per row, a power of two in [2, 32]
+    int tile = 1;   // TN: columns per pass over the row (1, 4 or 8)
+};
+
+// Blocks per SM the CSR-vector kernel is compiled for, by tile (each column costs a sum
+// and, for every unrolled nonzero, a value of B in registers): the most at which ptxas
+// keeps it free of spills (-Xptxas -v, CUDA 13, sm_90), full occupancy at tile 1 but for
+// fp64, which spills at 32 registers. A memory-bound kernel wants every warp it can get.
+constexpr int vector_rows_blocks_per_sm(std::size_t element_bytes, int tile) {
+    return tile == 1 ? (element_bytes == 8 ? 12 : 16) : tile == 4 ? 10 : 8;
 }
 
 // Lane groups of geometry g that the device holds at once, `blocks_per_sm` blocks of

@@ -1,5 +1,6 @@
 // From a resolved product (product.hpp) to kernel launches for one pair of element
-// types: the geometry and the B access mode become template arguments here, once.
+// types: the geometry (or CSR-vector's row group) and the B access mode become template
+// arguments here, once.
 // Included only by the multiply_*.cu files, one per A/B element type.
 #pragma once
 
@@ -9,6 +10,8 @@
 #include "spmm/product.hpp"
 #include "spmm/row_split.cuh"
 #include "spmm/scale.cuh"
+#include "spmm/select.hpp"
+#include "spmm/vector_rows.cuh"
 
 #include <algorithm>
 
@@ -74,6 +77,40 @@ void launch_shape(const product& p) {
         launch_product<T, TC, G, NV, false>(p);
 }
 
+// CSR-vector: one launch, L lanes per row, TN columns per pass (select.hpp).
+template <class T, class TC, int L, int TN>
+void launch_vector_rows(const product& p) {
+    const operands<T, TC> o(p);
+    constexpr std::int64_t rows_per_block = kThreads / L;
+    const std::int64_t blocks = (p.rows + rows_per_block - 1) / rows_per_block;
+    launch_kernel("vector_rows_kernel", vector_rows_kernel<T, TC, L, TN>, dim3(unsigned(blocks)),
+                  kThreads, p.stream, o.A, o.B, o.C, o.alpha, o.beta);
+}
+
+template <class T, class TC, int TN>
+void launch_vector_tile(const product& p) {
+    switch (p.group.lanes) {
+    case 2: return launch_vector_rows<T, TC, 2, TN>(p);
+    case 4: return launch_vector_rows<T, TC, 4, TN>(p);
+    case 8: return launch_vector_rows<T, TC, 8, TN>(p);
+    case 16: return launch_vector_rows<T, TC, 16, TN>(p);
+    case 32: return launch_vector_rows<T, TC, 32, TN>(p);
+    default: break;
+    }
+    fail(errc::internal_error, "SpMM CSR-vector lanes without kernel");
+}
+
+template <class T, class TC>
+void launch_vector(const product& p) {
+    switch (p.group.tile) {
+    case 1: return launch_vector_tile<T, TC, 1>(p);
+    case 4: return launch_vector_tile<T, TC, 4>(p);
+    case kVectorTile: return launch_vector_tile<T, TC, kVectorTile>(p);
+    default: break;
+    }
+    fail(errc::internal_error, "SpMM CSR-vector tile without kernel");
+}
+
 template <class TC, class A>
 void launch_scale(const product& p) {
     dense_out<TC> C;
@@ -90,6 +127,7 @@ void launch_scale(const product& p) {
 template <class T, class TC>
 void launch(const product& p) {
     if (p.scale_only) return launch_scale<TC, acc_t<T>>(p);
+    if (p.alg == algorithm::vector_rows) return launch_vector<T, TC>(p);
     if (p.geo.width != vector_width<T>) fail(errc::internal_error, "SpMM geometry of another type");
     if (p.geo.vectors == 2 && p.geo.lanes == 32) return launch_shape<T, TC, 32, 2>(p);
     if (p.geo.vectors == 1) {

@@ -1,6 +1,7 @@
 // One SpMM launch as the host has resolved it (spmm.cu): op(A) as CSR (the transposed
-// copy for opA = T), op(B) and C as strided matrices, the algorithm, the geometry and,
-// for merge-path, the segmentation and the carry-out records in the buffer. The
+// copy for opA = T), op(B) and C as strided matrices, the algorithm, the geometry (or,
+// for CSR-vector, the row group) and, for merge-path, the segmentation and the carry-out
+// records in the buffer. The
 // launchers are compiled once per element type, each in its own translation unit.
 #pragma once
 
@@ -38,6 +39,7 @@ struct product {
     algorithm alg = algorithm::row_split;
     geometry geo;
     std::int64_t slabs = 1;
+    row_group group;           // CSR-vector only
     merge_view merge;          // merge-path only
     void* records = nullptr;   // merge-path: merge.count * n accumulators
     cudaStream_t stream = nullptr;

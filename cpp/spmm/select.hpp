@@ -1,9 +1,20 @@
-// The rule behind algorithm::automatic (TCS_SPMM_ALG_DEFAULT, CSR_ALG1/2/3): row-split
-// or merge-path, from op(A)'s shape, n (through the lane group size), the device's size
-// and, after tcsSpMM_preprocess, op(A)'s longest row.
+// The rule behind algorithm::automatic (TCS_SPMM_ALG_DEFAULT, CSR_ALG1/2/3): CSR-vector,
+// row-split or merge-path, from op(A)'s shape, n (through the lane group size), op(B)'s
+// layout, the device's size and, after tcsSpMM_preprocess, op(A)'s longest row.
 //
-// Why: row-split gives each row to one lane group, so a warp waits for its longest row
-// and a matrix with few rows leaves SMs idle; merge-path cuts rows + nonzeros into
+// Why: row-split and merge-path lay their lanes over columns of C. That is wasted at
+// n == 1 (a group of one lane walks a whole row or segment alone, and the lanes of a warp
+// read 32 different places of A: 0.37x cuSPARSE on the H200) and costly when op(B) is
+// column-wise (columns are ld apart, so a group's loads of one row of B touch a cache
+// line per column and no two lanes share one: 0.78x cuSPARSE at n = 32, 0.48x at 128).
+// CSR-vector lays its lanes over the row's nonzeros instead: A is read coalesced, the
+// lanes of a group read the same column of B at the rows of L nonzeros (sharing lines
+// when those rows are close, as in banded matrices) and every entry of A serves a tile of
+// columns from registers. It is chosen first, from n and op(B)'s layout alone (see
+// prefers_vector_rows).
+//
+// Otherwise row-split gives each row to one lane group, so a warp waits for its longest
+// row and a matrix with few rows leaves SMs idle; merge-path cuts rows + nonzeros into
 // equal segments (balanced whatever the row lengths, as many as the device needs) at
 // the price of a partition (cached by preprocess), a carry-out record per segment and
 // a fix-up launch. The H200 sweep (docs/algorithms/spmm-csr.md) shows that the signal
@@ -14,7 +25,6 @@
 //    most kRegularRowFactor * mean + kRegularRowSlack and the rows fill the device;
 //  - unknown (tcsSpMM without preprocess, which must not synchronize): the sweep's best
 //    single threshold on the mean row length, kRowSplitFromMeanRowLength.
-// n == 1 is always merge-path: row-split then has one lane per row.
 #pragma once
 
 #include "core/device.hpp"
@@ -47,12 +57,51 @@ inline constexpr double kWideRegularRowFactor = 32.0;
 // groups the device holds at once, at row-split's occupancy).
 inline constexpr double kRowSplitMinWaves = 1.0;
 
-// longest_row: op(A)'s most nonzeros in one row, or < 0 when not known.
+// CSR-vector for column-wise op(B) (column j contiguous) up to this n. A first guess,
+// to be measured on the GPU: every kVectorTile columns cost CSR-vector one more pass
+// over each row (A's entries read again, from L1 after the first pass), so its lead
+// shrinks as n grows; the other families' 0.78x and 0.48x of cuSPARSE at n = 32 and 128
+// say the limit may well move up.
+inline constexpr std::int64_t kVectorRowsMaxColumns = 16;
+
+// Whether the automatic rule takes CSR-vector: n == 1 always, column-wise op(B) up to
+// kVectorRowsMaxColumns. It depends on nothing but n and op(B)'s layout (both in the
+// preprocess memo key), never on the longest row, so preprocess need not measure it,
+// and the buffer keeps its merge-path layout (carved before the choice) unused.
+// n == 1 even for strongly irregular matrices: merge-path at n == 1 was 0.37x cuSPARSE.
+inline bool prefers_vector_rows(std::int64_t n, bool b_columns) {
+    return n == 1 || (b_columns && n <= kVectorRowsMaxColumns);
+}
+
+// Columns per pass of CSR-vector beyond n == 4 (see choose_row_group).
+inline constexpr int kVectorTile = 8;
+
+// CSR-vector's lanes per row: the smallest power of two >= the mean row length of op(A),
+// clamped to [2, 32], so that a group covers a row of mean length in one step (one
+// nonzero per lane): fewer lanes would walk a mean row serially, more would idle, and a
+// warp is the widest group the shuffles reduce. At least 2 (a guess to measure): a lane
+// alone per row walks every longer-than-mean row serially, while its partner costs only
+// a shuffle. Its tile: one column at n == 1; otherwise the columns whose values of B
+// (for every unrolled nonzero) and sums a lane holds in registers per pass: 4 up to
+// n = 4 (a wider tile would only cost registers and occupancy), kVectorTile beyond (the
+// entries of A are loaded once per kVectorTile columns; wider tiles would spill or
+// lower occupancy further, see vector_rows_blocks_per_sm).
+inline row_group choose_row_group(std::int64_t m, std::int64_t nnz, std::int64_t n) {
+    row_group g;
+    const double mean = m > 0 ? double(nnz) / double(m) : 0.0;
+    while (g.lanes < 32 && double(g.lanes) < mean) g.lanes *= 2;
+    g.tile = n == 1 ? 1 : n <= 4 ? 4 : kVectorTile;
+    return g;
+}
+
+// longest_row: op(A)'s most nonzeros in one row, or < 0 when not known. b_columns: op(B)
+// is column-wise (its row stride is 1).
 inline algorithm choose_algorithm(algorithm requested, std::int64_t m, std::int64_t nnz,
-                                  std::int64_t n, const geometry& g, const device_info* device,
-                                  std::int64_t longest_row) {
+                                  std::int64_t n, bool b_columns, const geometry& g,
+                                  const device_info* device, std::int64_t longest_row) {
     if (requested != algorithm::automatic) return requested;
-    if (n == 1 || m == 0) return algorithm::merge_path;
+    if (prefers_vector_rows(n, b_columns)) return algorithm::vector_rows;
+    if (m == 0) return algorithm::merge_path;
     const std::int64_t groups =
         resident_groups(device, g, row_split_blocks_per_sm(kVectorBytes / g.width));
     // Row-split's work units are (row, column slab) pairs: at n = 512 a few hundred rows

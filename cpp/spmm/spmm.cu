@@ -4,7 +4,8 @@
 //
 // Buffer layout (one carving serves the size query, preprocess and run, and it does not
 // depend on which algorithm the automatic rule picks, because the size query and the
-// preprocess carving come before the rule knows op(A)'s longest row):
+// preprocess carving come before the rule knows op(A)'s longest row; CSR-vector uses
+// none of it but A^T):
 //   longest        algorithm::automatic: one int, preprocess's longest-row result
 //   shared region  transpose build scratch (sorted keys, positions, CUB temp) during
 //                  analyse, merge-path carry-out records during the product: the two
@@ -40,11 +41,18 @@ struct shape {
     geometry geo;
     std::int64_t slabs = 1;
     segmentation seg;  // merge-path possible (see may_merge)
+    row_group group;   // CSR-vector
 };
 
 // Whether the product may run merge-path: the buffer then holds its pieces whatever the
 // automatic rule picks later.
-bool may_merge(const problem& p) { return p.alg != algorithm::row_split; }
+bool may_merge(const problem& p) {
+    return p.alg == algorithm::automatic || p.alg == algorithm::merge_path;
+}
+
+// op(B) is column-wise (op(B)(kk, :) strided, column j contiguous) when B is column-major
+// and not transposed, or row-major and transposed.
+bool b_columnwise(const problem& p) { return p.b.row_major == p.trans_b; }
 
 // longest_row: op(A)'s most nonzeros in one row, from preprocess, or < 0.
 shape shape_of(const problem& p, std::int64_t longest_row) {
@@ -60,8 +68,10 @@ shape shape_of(const problem& p, std::int64_t longest_row) {
     if (p.a.rows >= INT_MAX || p.a.cols >= INT_MAX || s.nnz > INT_MAX)
         fail(errc::insufficient_resources, "SpMM: A exceeds 32-bit indices");
     s.geo = choose_geometry(s.n, size_of(p.a.type));
-    s.alg = choose_algorithm(p.alg, s.m, s.nnz, s.n, s.geo, p.device, longest_row);
+    s.alg = choose_algorithm(p.alg, s.m, s.nnz, s.n, b_columnwise(p), s.geo, p.device,
+                             longest_row);
     s.slabs = slab_count(s.n, s.geo);
+    s.group = choose_row_group(s.m, s.nnz, s.n);
     if (may_merge(p))
         s.seg = choose_segments(s.m + s.nnz, s.m, s.geo, s.slabs, p.device);
     return s;
@@ -168,8 +178,7 @@ product dense_part(const problem& p, const shape& s) {
     x.rows = int(s.m);
     x.nnz = s.nnz;
     x.n = s.n;
-    // op(B) is "row-wise" (op(B)(kk, :) contiguous) when B is row-major xor transposed.
-    const bool b_rowwise = p.b.row_major != p.trans_b;
+    const bool b_rowwise = !b_columnwise(p);
     x.b = p.b.values;
     x.b_row_stride = b_rowwise ? p.b.ld : 1;
     x.b_col_stride = b_rowwise ? 1 : p.b.ld;
@@ -203,7 +212,9 @@ analysis preprocess(const problem& p, void* buffer) {
     if (s.empty || s.no_products) return out;
     const carved b = carve(p, s, buffer);  // the same layout whatever the rule picks
     if (p.trans_a) build_transposed_structure(p.a, b.t, p.stream);
-    if (p.alg == algorithm::automatic) {
+    // CSR-vector is chosen from n and op(B)'s layout alone (select.hpp), which run sees
+    // too: no longest row to measure, so no synchronization.
+    if (p.alg == algorithm::automatic && s.alg != algorithm::vector_rows) {
         out.longest_row = longest_row(p, s, b);
         s = shape_of(p, out.longest_row);
     }
@@ -234,6 +245,7 @@ void run(const problem& p, void* buffer, const analysis* preprocessed) {
     x.alg = s.alg;
     x.geo = s.geo;
     x.slabs = s.slabs;
+    x.group = s.group;
     x.b_vector =
         vectorizable(x.b, x.b_row_stride, x.b_col_stride, size_of(p.b.type), s.n, s.geo.width);
     x.c_vector =

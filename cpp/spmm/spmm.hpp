@@ -16,9 +16,10 @@
 namespace tcs::spmm {
 
 enum class algorithm {
-    automatic,  // the measured rule picks row-split or merge-path
+    automatic,  // the measured rule picks one of the families below
     row_split,
     merge_path,
+    vector_rows,  // CSR-vector: no public value, only the automatic rule picks it
 };
 
 struct problem {

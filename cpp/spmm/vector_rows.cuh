@@ -1,0 +1,106 @@
+// CSR-vector SpMM (Bell and Garland's CSR-vector SpMV, widened to a tile of columns):
+// each row of op(A) belongs to a group of L lanes, a block of kThreads lanes takes
+// kThreads/L consecutive rows. The lanes stride over the row's nonzeros (lane l takes
+// nonzeros l, l+L, l+2L, ... of the row), so the group's loads of A's column indices and
+// values are coalesced, and each lane multiplies every entry it loads by TN columns of
+// op(B) held in registers. Columns are taken TN at a time (a pass over the row per
+// tile). A fixed butterfly of shuffles then sums the group's partial sums, and lane
+// t % L writes column t of the tile.
+//
+// Why it exists: the other two families lay lanes over columns, which is wasted at
+// n == 1 and scatters a warp's loads over G cache lines when op(B) is column-wise. Here
+// the lanes read one column of op(B) each at the rows their nonzeros name, through the
+// strides of dense_in, so every layout and opB work unchanged.
+//
+// Deterministic: each lane sums its nonzeros in row order, the butterfly's order is
+// fixed by L, and L depends only on op(A)'s shape. No buffer, no atomics.
+#pragma once
+
+#include "spmm/operands.cuh"
+
+namespace tcs::spmm {
+
+// Nonzeros per lane whose loads are in flight together: TN values of B each, so fewer
+// for wider tiles (4 loads of B per lane at TN = 1, 8 at TN = 4, 16 at TN = 8).
+template <int TN> inline constexpr int vector_unroll = TN == 1 ? 4 : 2;
+
+template <class T, class TC, int L, int TN>
+__global__ void __launch_bounds__(kThreads, vector_rows_blocks_per_sm(sizeof(T), TN))
+    vector_rows_kernel(sparse_rows<T> A, dense_in<T> B, dense_out<TC> C, scalar<acc_t<T>> alpha,
+                       scalar<acc_t<T>> beta) {
+    static_assert(L >= 1 && L <= 32 && (L & (L - 1)) == 0, "a group is a power of two <= 32");
+    using acc = acc_t<T>;
+    constexpr int U = vector_unroll<TN>;
+    constexpr unsigned kStep = unsigned(U * L);  // nonzeros a group consumes per step
+
+    const std::int64_t row = std::int64_t(blockIdx.x) * (kThreads / L) + threadIdx.x / L;
+    const unsigned lane = threadIdx.x % L;
+    // A group past the last row walks an empty row instead of returning: every lane of
+    // the warp must reach the shuffles.
+    const bool live = row < A.rows;
+    const int begin = live ? A.row_begin(int(row)) : 0;
+    // Offsets within the row are unsigned: count + kStep stays below 2^32 even for a row
+    // of nearly 2^31 nonzeros, where begin + lane + kStep would overflow an int.
+    const unsigned count = live ? unsigned(A.row_end(int(row)) - begin) : 0u;
+    const acc al = alpha.get(), be = beta.get();
+
+    for (std::int64_t first = 0; first < C.cols; first += TN) {
+        acc sum[TN];
+#pragma unroll
+        for (int t = 0; t < TN; ++t) sum[t] = acc(0);
+        // Unused columns of the last tile stay zero and load nothing.
+        bool inside[TN];
+#pragma unroll
+        for (int t = 0; t < TN; ++t) inside[t] = first + t < C.cols;
+
+        for (unsigned q = lane; q < count; q += kStep) {
+            acc a[U];
+            const T* b_row[U];
+#pragma unroll
+            for (int u = 0; u < U; ++u) {
+                a[u] = acc(0);
+                b_row[u] = B.values;
+                if (q + u * L < count) {
+                    const int e = begin + int(q + u * L);
+                    a[u] = element<T>::widen(load_ro(A.values + e));
+                    b_row[u] =
+                        B.values + std::int64_t(load_ro(A.col_idx + e) - A.base) * B.row_stride;
+                }
+            }
+            // All U*TN loads of B issued before the first product.
+            acc b[U][TN];
+#pragma unroll
+            for (int u = 0; u < U; ++u)
+#pragma unroll
+                for (int t = 0; t < TN; ++t) {
+                    b[u][t] = acc(0);
+                    if (q + u * L < count && inside[t])
+                        b[u][t] = element<T>::widen(load_ro(b_row[u] + (first + t) * B.col_stride));
+                }
+#pragma unroll
+            for (int u = 0; u < U; ++u)
+                if (q + u * L < count)
+#pragma unroll
+                    for (int t = 0; t < TN; ++t) sum[t] += a[u] * b[u][t];
+        }
+
+        // Butterfly over the group (xor offsets < L stay inside it): afterwards every lane
+        // holds the same totals, summed in the same order.
+#pragma unroll
+        for (int t = 0; t < TN; ++t)
+#pragma unroll
+            for (int offset = L / 2; offset > 0; offset /= 2)
+                sum[t] += __shfl_xor_sync(0xffffffffu, sum[t], offset);
+
+        if (live) {
+#pragma unroll
+            for (int t = 0; t < TN; ++t) {
+                if (unsigned(t % L) != lane || !inside[t]) continue;
+                const acc total[1] = {sum[t]};
+                store_strided<TC, acc, 1>(C, row, first + t, total, al, be);
+            }
+        }
+    }
+}
+
+}  // namespace tcs::spmm
