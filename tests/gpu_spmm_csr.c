@@ -4,7 +4,8 @@
  * fp32, fp64, fp16/bf16 (C of the input type or fp32), host and device alpha/beta,
  * index bases 0 and 1, unsorted columns, beta == 0 with NaN in C, beta != 0,
  * alpha == 0, empty rows, rows of thousands of entries, nnz == 0, m/k/n == 1 or 0,
- * the ROWSPLIT, MERGE, DEFAULT and CSR_ALG1/2/3 algorithms, preprocess then new values
+ * the ROWSPLIT, MERGE, DEFAULT and CSR_ALG1/2/3 algorithms (the last four reach the
+ * CSR-vector family at n == 1 and column-wise op(B)), preprocess then new values
  * of A, runs without preprocess, CUDA graph capture and replay, bitwise-identical
  * repeated runs, Matrix Market files, element offsets beyond 2^31.
  *
@@ -676,6 +677,54 @@ static void test_power_law(void** state) {
     tcst_csr_free(&a);
 }
 
+/* ---- CSR-vector ----------------------------------------------------------------- */
+
+/* The automatic rule's CSR-vector family (n == 1, and column-wise op(B) up to n = 16),
+ * which no algorithm value forces: lanes per row from 2 to 32 (mean row lengths of
+ * about 4, 9 and 41, and their transposes' 1.5, 7 and 41), rows of 4000 entries walked
+ * by four lanes, empty rows, unsorted columns, a last tile of columns partly outside C
+ * (n = 7, 13), n = 16 and 17 on either side of the rule's limit and 33 beyond it. op(B)
+ * is column-wise (B column-major, or row-major and transposed); for n == 1 also plain
+ * row-major B. Every element type; base, beta (0 with NaN in C, or not), pointer mode,
+ * preprocess, which automatic algorithm value, C's order, padding and offsets drawn at
+ * random for each case. */
+static void test_vector_rows(void** state) {
+    (void)state;
+    static const int64_t all_ns[] = {1, 7, 13, 16, 17, 33}, quick_ns[] = {1, 7};
+    static const int all_types[] = {FP32, FP64, FP16, FP16_C32, BF16, BF16_C32};
+    static const int quick_types[] = {FP64, FP16};
+    static const int pads[] = {0, 0, 8, 3};
+    const int64_t* ns = fx.quick ? quick_ns : all_ns;
+    const int* types = fx.quick ? quick_types : all_types;
+    const int n_count = fx.quick ? 2 : 6, type_count = fx.quick ? 2 : 6;
+    tcst_csr mats[3];
+    gen_mixed(&mats[0], 2000, 5000, 4, 0.3, 1, 4000, 0.05);
+    gen_mixed(&mats[1], 300, 400, 20, 0.1, 0, 0, 0.3);
+    tcst_csr_shuffle_columns(&mats[1], tcst_rng_next(&fx.rng));
+    assert_int_equal(tcst_gen_banded(3000, 20, tcst_rng_next(&fx.rng), &mats[2]), 0);
+    for (int mi = 0; mi < 3; ++mi)
+        for (int ta = 0; ta < 2; ++ta)
+            for (int ti = 0; ti < type_count; ++ti)
+                for (int ni = 0; ni < n_count; ++ni)
+                    for (int layout = 0; layout < 2; ++layout) {
+                        spmm_case sc = plain_case(types[ti], ns[ni], DEFAULT_LIKE[random_below(4)]);
+                        sc.trans_a = ta;
+                        sc.b_row = layout;
+                        sc.trans_b = layout && ns[ni] > 1;
+                        sc.c_row = random_below(3) == 0;
+                        sc.base = random_below(2);
+                        sc.beta = random_below(2) ? 0.5 : 0.0;
+                        sc.device_scalars = random_below(2);
+                        sc.preprocess = random_below(2);
+                        sc.b_pad = pads[random_below(4)];
+                        sc.c_pad = pads[random_below(4)];
+                        sc.b_offset = random_below(4) == 0;
+                        sc.c_offset = random_below(4) == 0;
+                        check_case(&mats[mi], &sc);
+                    }
+    for (int mi = 0; mi < 3; ++mi) tcst_csr_free(&mats[mi]);
+}
+
 /* Millions of nonzeros: merge-path segments longer than the minimum, a carry-out in
  * almost every segment, the radix sort of opA = T at scale. */
 static void test_large(void** state) {
@@ -835,14 +884,18 @@ static void test_preprocess_then_new_values(void** state) {
 /* tcsSpMM captured on a non-default stream (set with tcsSetStream) and replayed: once
  * after preprocess (the graph holds the product only) and once without (the graph
  * holds the analysis too: the opA = T radix sort, the partition). New values of A
- * between replays reach the result. */
+ * between replays reach the result. The last two runs take the automatic rule's
+ * CSR-vector (n == 1; column-major B at n = 7). */
 static void test_graph_capture(void** state) {
     (void)state;
     static const struct {
         tcsSpMMAlg_t alg;
         int trans_a;
-    } runs[] = {{TCS_SPMM_CSR_MERGE, 1}, {TCS_SPMM_CSR_ROWSPLIT, 0}, {TCS_SPMM_ALG_DEFAULT, 1},
-                {TCS_SPMM_CSR_MERGE, 0}};
+        int64_t n;
+        int b_row;
+    } runs[] = {{TCS_SPMM_CSR_MERGE, 1, 32, 1},   {TCS_SPMM_CSR_ROWSPLIT, 0, 32, 1},
+                {TCS_SPMM_ALG_DEFAULT, 1, 32, 1}, {TCS_SPMM_CSR_MERGE, 0, 32, 1},
+                {TCS_SPMM_ALG_DEFAULT, 0, 1, 1},  {TCS_SPMM_ALG_DEFAULT, 1, 7, 0}};
     cudaStream_t stream;
     CUDA_OK(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
     assert_ok(tcsSetStream(fx.handle, stream));
@@ -852,19 +905,19 @@ static void test_graph_capture(void** state) {
         round_values(&a, CUDA_R_32F);
         const int ta = runs[r].trans_a;
         const tcsOperation_t opa = op_of(ta, 0), opb = TCS_OPERATION_NON_TRANSPOSE;
-        const int64_t m = ta ? a.cols : a.rows, k = ta ? a.rows : a.cols, n = 32;
+        const int64_t m = ta ? a.cols : a.rows, k = ta ? a.rows : a.cols, n = runs[r].n;
         const float alpha = 2.0f, beta = 0.0f;
         device_csr da;
         dense b, c;
         tcsConstDnMatDescr_t db;
         tcsDnMatDescr_t dc;
         csr_upload(&da, &a, 1, CUDA_R_32F);
-        dense_make(&b, k, n, 1, 0, 0, CUDA_R_32F);
+        dense_make(&b, k, n, runs[r].b_row, 0, 0, CUDA_R_32F);
         double* bh = dense_fill_random(&b);
         dense_upload(&b);
         dense_make(&c, m, n, 1, 4, 0, CUDA_R_32F);
-        assert_ok(
-            tcsCreateConstDnMat(&db, k, n, b.ld, dense_values(&b), CUDA_R_32F, TCS_ORDER_ROW));
+        assert_ok(tcsCreateConstDnMat(&db, k, n, b.ld, dense_values(&b), CUDA_R_32F,
+                                      runs[r].b_row ? TCS_ORDER_ROW : TCS_ORDER_COL));
         assert_ok(tcsCreateDnMat(&dc, m, n, c.ld, dense_values(&c), CUDA_R_32F, TCS_ORDER_ROW));
         size_t bytes = 0;
         assert_ok(tcsSpMM_bufferSize(fx.handle, opa, opb, &alpha, da.descr, db, &beta, dc,
@@ -971,9 +1024,10 @@ static void test_matrix_market(void** state) {
 /* ---- 64-bit offsets ------------------------------------------------------------- */
 
 /* Element offsets beyond 2^31 in B and C (huge leading dimensions): the index math is
- * 64-bit. Each allocation is about 8.6 GB; skipped where the GPU has not that much. */
-static void large_offsets_case(int row_major, tcsSpMMAlg_t alg) {
-    const int64_t m = 3, k = 5, n = row_major ? 8 : 9;
+ * 64-bit. Each allocation is about 8.6 GB; skipped where the GPU has not that much.
+ * Column-major cases need n = 9: column 8 is the one past 2^31. */
+static void large_offsets_case(int row_major, int64_t n, tcsSpMMAlg_t alg) {
+    const int64_t m = 3, k = 5;
     tcst_csr a; /* dense, so that every row of B is read */
     assert_int_equal(tcst_csr_alloc(&a, m, k, m * k), 0);
     for (int64_t e = 0; e < m * k; ++e) {
@@ -1057,10 +1111,14 @@ static void test_offsets_beyond_2_31(void** state) {
         printf("gpu_spmm_csr: TCS_TEST_QUICK: 64-bit offset cases (2 x 8.6 GB) skipped\n");
         skip();
     }
-    large_offsets_case(1, TCS_SPMM_CSR_ROWSPLIT);
-    large_offsets_case(1, TCS_SPMM_CSR_MERGE);
-    large_offsets_case(0, TCS_SPMM_CSR_ROWSPLIT);
-    large_offsets_case(0, TCS_SPMM_CSR_MERGE);
+    large_offsets_case(1, 8, TCS_SPMM_CSR_ROWSPLIT);
+    large_offsets_case(1, 8, TCS_SPMM_CSR_MERGE);
+    large_offsets_case(0, 9, TCS_SPMM_CSR_ROWSPLIT);
+    large_offsets_case(0, 9, TCS_SPMM_CSR_MERGE);
+    /* the automatic rule's CSR-vector: column-major n = 9 (column 8 in a second tile),
+     * and n = 1 with row-major B and C (rows 4 of B and 2 of C past 2^31) */
+    large_offsets_case(0, 9, TCS_SPMM_ALG_DEFAULT);
+    large_offsets_case(1, 1, TCS_SPMM_ALG_DEFAULT);
 }
 
 int main(void) {
@@ -1079,6 +1137,7 @@ int main(void) {
         cmocka_unit_test(test_layouts_bf16_to_fp32),
         cmocka_unit_test(test_long_rows),
         cmocka_unit_test(test_power_law),
+        cmocka_unit_test(test_vector_rows),
         cmocka_unit_test(test_large),
         cmocka_unit_test(test_no_nonzeros),
         cmocka_unit_test(test_empty_output),
