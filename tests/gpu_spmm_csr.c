@@ -681,8 +681,9 @@ static void test_power_law(void** state) {
 
 /* The automatic rule's CSR-vector family (n == 1, and column-wise op(B) up to n = 16),
  * which no algorithm value forces: lanes per row from 2 to 32 (mean row lengths of
- * about 4, 9 and 41, and their transposes' 1.5, 7 and 41), rows of 4000 entries walked
- * by four lanes, empty rows, unsorted columns, a last tile of columns partly outside C
+ * about 0.9, 5.8, 9.5 and 41: 2, 8, 16 and 32 lanes; in their transposes 1.4, 2.3, 7.1
+ * and 41: 2, 4, 8 and 32 lanes), two rows of 4000 entries walked by eight lanes, empty
+ * rows, unsorted columns, a last tile of columns partly outside C
  * (n = 7, 13), n = 16 and 17 on either side of the rule's limit and 33 beyond it. op(B)
  * is column-wise (B column-major, or row-major and transposed); for n == 1 also plain
  * row-major B. Every element type; base, beta (0 with NaN in C, or not), pointer mode,
@@ -697,12 +698,13 @@ static void test_vector_rows(void** state) {
     const int64_t* ns = fx.quick ? quick_ns : all_ns;
     const int* types = fx.quick ? quick_types : all_types;
     const int n_count = fx.quick ? 2 : 6, type_count = fx.quick ? 2 : 6;
-    tcst_csr mats[3];
+    tcst_csr mats[4];
     gen_mixed(&mats[0], 2000, 5000, 4, 0.3, 1, 4000, 0.05);
     gen_mixed(&mats[1], 300, 400, 20, 0.1, 0, 0, 0.3);
     tcst_csr_shuffle_columns(&mats[1], tcst_rng_next(&fx.rng));
     assert_int_equal(tcst_gen_banded(3000, 20, tcst_rng_next(&fx.rng), &mats[2]), 0);
-    for (int mi = 0; mi < 3; ++mi)
+    gen_mixed(&mats[3], 3000, 2000, 2, 0.4, 0, 0, 0.0);
+    for (int mi = 0; mi < 4; ++mi)
         for (int ta = 0; ta < 2; ++ta)
             for (int ti = 0; ti < type_count; ++ti)
                 for (int ni = 0; ni < n_count; ++ni)
@@ -722,7 +724,7 @@ static void test_vector_rows(void** state) {
                         sc.c_offset = random_below(4) == 0;
                         check_case(&mats[mi], &sc);
                     }
-    for (int mi = 0; mi < 3; ++mi) tcst_csr_free(&mats[mi]);
+    for (int mi = 0; mi < 4; ++mi) tcst_csr_free(&mats[mi]);
 }
 
 /* Millions of nonzeros: merge-path segments longer than the minimum, a carry-out in
