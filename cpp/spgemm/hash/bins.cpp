@@ -20,9 +20,11 @@ struct candidate {
 };
 constexpr candidate kSymbolicBlocks[] = {{512, 64}, {2048, 128}, {8192, 256}, {32768, 512}};
 // Numeric tables stop at 16 sort items per thread: CUB's radix sort holds them in
-// registers, and more would cost occupancy during the whole row (or spill).
-constexpr candidate kNumericBlocks[] = {{256, 64},   {512, 128},  {1024, 128},
-                                        {2048, 256}, {4096, 256}, {8192, 512}};
+// registers, and more would cost occupancy during the whole row (or spill). The 16384
+// table (fp32 only: fp64 needs 229 KB) keeps rows of up to 12288 entries out of the
+// wide bin, whose scratch lives in global memory.
+constexpr candidate kNumericBlocks[] = {{256, 64},   {512, 128},  {1024, 128}, {2048, 256},
+                                        {4096, 256}, {8192, 512}, {16384, 1024}};
 
 void add_groups(bin_plan& p, int numerator, int denominator) {
     // 4 lanes x 16 slots, 8 x 32, 16 x 64, 32 x 128: kGroupSlots per block each.

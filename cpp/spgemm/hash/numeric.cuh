@@ -430,6 +430,7 @@ void numeric(const operands& x, const bin_plan& plan, const numeric_job<V>& job,
             case 2048: launch_block<256, 2048>(x, job, offset, count, last, lc); break;
             case 4096: launch_block<256, 4096>(x, job, offset, count, last, lc); break;
             case 8192: launch_block<512, 8192>(x, job, offset, count, last, lc); break;
+            case 16384: launch_block<1024, 16384>(x, job, offset, count, last, lc); break;
             default: fail(errc::internal_error, "hash SpGEMM: no numeric kernel for this table size");
             }
         }
