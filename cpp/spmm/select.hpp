@@ -11,7 +11,7 @@
 // lanes of a group read the same column of B at the rows of L nonzeros (sharing lines
 // when those rows are close, as in banded matrices) and every entry of A serves a tile of
 // columns from registers. It is chosen first, from n and op(B)'s layout alone (see
-// prefers_vector_rows).
+// prefers_vector_rows), except on irregular matrices after preprocess.
 //
 // Otherwise row-split gives each row to one lane group, so a warp waits for its longest
 // row and a matrix with few rows leaves SMs idle; merge-path cuts rows + nonzeros into
@@ -64,32 +64,37 @@ inline constexpr double kRowSplitMinWaves = 1.0;
 // say the limit may well move up.
 inline constexpr std::int64_t kVectorRowsMaxColumns = 16;
 
-// Whether the automatic rule takes CSR-vector: n == 1 always, column-wise op(B) up to
-// kVectorRowsMaxColumns. It depends on nothing but n and op(B)'s layout (both in the
-// preprocess memo key), never on the longest row, so preprocess need not measure it,
-// and the buffer keeps its merge-path layout (carved before the choice) unused.
-// n == 1 even for strongly irregular matrices: merge-path at n == 1 was 0.37x cuSPARSE.
-inline bool prefers_vector_rows(std::int64_t n, bool b_columns) {
-    return n == 1 || (b_columns && n <= kVectorRowsMaxColumns);
+// Whether the automatic rule takes CSR-vector: n == 1, and column-wise op(B) up to
+// kVectorRowsMaxColumns, unless preprocess found op(A) irregular (longest row above
+// kRegularRowFactor * mean + kRegularRowSlack): a group sized to the mean row then walks
+// a row of thousands alone while the rest of the device idles (H100, n = 1: a2nnsnsl and
+// as-caida 160 us against cuSPARSE's 12 us; merge-path, balanced, took 51 us on the
+// H200). Without preprocess the longest row is unknown and CSR-vector is taken.
+inline bool prefers_vector_rows(std::int64_t n, bool b_columns, double mean,
+                                std::int64_t longest_row) {
+    if (n != 1 && !(b_columns && n <= kVectorRowsMaxColumns)) return false;
+    return longest_row < 0 || double(longest_row) <= kRegularRowFactor * mean + kRegularRowSlack;
 }
 
 // Columns per pass of CSR-vector beyond n == 4 (see choose_row_group).
 inline constexpr int kVectorTile = 8;
 
-// CSR-vector's lanes per row: the smallest power of two >= the mean row length of op(A),
-// clamped to [2, 32], so that a group covers a row of mean length in one step (one
-// nonzero per lane): fewer lanes would walk a mean row serially, more would idle, and a
-// warp is the widest group the shuffles reduce. At least 2 (a guess to measure): a lane
-// alone per row walks every longer-than-mean row serially, while its partner costs only
-// a shuffle. Its tile: one column at n == 1; otherwise the columns whose values of B
-// (for every unrolled nonzero) and sums a lane holds in registers per pass: 4 up to
-// n = 4 (a wider tile would only cost registers and occupancy), kVectorTile beyond (the
-// entries of A are loaded once per kVectorTile columns; wider tiles would spill or
-// lower occupancy further, see vector_rows_blocks_per_sm).
+// CSR-vector's lanes per row: the smallest power of two >= a quarter of op(A)'s mean row
+// length, clamped to [2, 32], so that a lane of a mean row holds about four nonzeros, all
+// loaded at once (the kernel unrolls by 4 at n == 1). The first rule, one nonzero per
+// lane, ran 136 us against cuSPARSE's 47 us on banded_1m_hb4 at n == 1 (H100): a warp
+// then had one or two rows' worth of loads in flight, too few to cover the memory
+// latency. At least 2: a lane alone per row walks every longer-than-mean row serially,
+// while its partner costs only a shuffle. Its tile: one column at n == 1; otherwise the
+// columns whose values of B (for every unrolled nonzero) and sums a lane holds in
+// registers per pass: 4 up to n = 4 (a wider tile would only cost registers and
+// occupancy), kVectorTile beyond (the entries of A are loaded once per kVectorTile
+// columns; wider tiles would spill or lower occupancy further, see
+// vector_rows_blocks_per_sm).
 inline row_group choose_row_group(std::int64_t m, std::int64_t nnz, std::int64_t n) {
     row_group g;
     const double mean = m > 0 ? double(nnz) / double(m) : 0.0;
-    while (g.lanes < 32 && double(g.lanes) < mean) g.lanes *= 2;
+    while (g.lanes < 32 && double(g.lanes) * 4.0 < mean) g.lanes *= 2;
     g.tile = n == 1 ? 1 : n <= 4 ? 4 : kVectorTile;
     return g;
 }
@@ -100,8 +105,9 @@ inline algorithm choose_algorithm(algorithm requested, std::int64_t m, std::int6
                                   std::int64_t n, bool b_columns, const geometry& g,
                                   const device_info* device, std::int64_t longest_row) {
     if (requested != algorithm::automatic) return requested;
-    if (prefers_vector_rows(n, b_columns)) return algorithm::vector_rows;
     if (m == 0) return algorithm::merge_path;
+    if (prefers_vector_rows(n, b_columns, double(nnz) / double(m), longest_row))
+        return algorithm::vector_rows;
     const std::int64_t groups =
         resident_groups(device, g, row_split_blocks_per_sm(kVectorBytes / g.width));
     // Row-split's work units are (row, column slab) pairs: at n = 512 a few hundred rows

@@ -212,9 +212,8 @@ analysis preprocess(const problem& p, void* buffer) {
     if (s.empty || s.no_products) return out;
     const carved b = carve(p, s, buffer);  // the same layout whatever the rule picks
     if (p.trans_a) build_transposed_structure(p.a, b.t, p.stream);
-    // CSR-vector is chosen from n and op(B)'s layout alone (select.hpp), which run sees
-    // too: no longest row to measure, so no synchronization.
-    if (p.alg == algorithm::automatic && s.alg != algorithm::vector_rows) {
+    // The longest row decides between every family, CSR-vector included (select.hpp).
+    if (p.alg == algorithm::automatic) {
         out.longest_row = longest_row(p, s, b);
         s = shape_of(p, out.longest_row);
     }
