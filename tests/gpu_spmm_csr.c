@@ -971,7 +971,11 @@ static void test_graph_capture(void** state) {
                          ta ? 'T' : 'N', replay, (unsigned long long)fx.seed);
                 compare(&c, got, ref, mag, &TYPES[FP32], what);
                 if (replay == 2 && g == 0) memcpy(first, got, image_bytes);
-                if (replay == 2 && g == 1) /* same kernels, same data: bitwise equal */
+                /* A forced algorithm runs the same kernels in both graphs: bitwise equal.
+                 * The automatic rule may pick another family once preprocess has measured
+                 * the longest row (this matrix is irregular), so only the reference
+                 * comparison above applies to it. */
+                if (replay == 2 && g == 1 && runs[r].alg != TCS_SPMM_ALG_DEFAULT)
                     assert_memory_equal(first, got, image_bytes);
             }
         }
