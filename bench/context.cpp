@@ -30,6 +30,16 @@ std::string library_version(Get get) {
 // The revision of the source tree the binary was built from: asked from git at run time
 // (the tree may have moved on since configure), else the one CMake saw.
 std::string git_revision() {
+    // A tree exported with git archive carries its revision in .git-revision; git would
+    // describe whatever repository encloses the export instead.
+    if (FILE* f = std::fopen((std::string(TCS_BENCH_SOURCE_DIR) + "/.git-revision").c_str(), "r")) {
+        char line[128] = {0};
+        const bool got = std::fgets(line, sizeof line, f) != nullptr;
+        std::fclose(f);
+        std::string rev = got ? line : "";
+        while (!rev.empty() && (rev.back() == '\n' || rev.back() == '\r')) rev.pop_back();
+        if (!rev.empty()) return rev;
+    }
     const std::string cmd = std::string("git -C '") + TCS_BENCH_SOURCE_DIR +
                             "' describe --always --dirty --abbrev=12 2>/dev/null";
     std::string out;

@@ -451,7 +451,8 @@ TCS_API tcsStatus_t tcsDnMatSetValues(tcsDnMatDescr_t dnMatDescr, void* values);
  *    input; the hash algorithm's values are bitwise reproducible run to run on the same
  *    device: each entry of C is summed in an order fixed by the patterns of A and B,
  *    never by timing (the order of A's row in rows of C with at most 96 entries, a
- *    fixed interleaving of A's row in longer ones), so repeated runs give identical C.
+ *    fixed interleaving of A's row in longer ones: per-warp partial sums added in warp
+ *    order, or warp by warp in a fixed order), so repeated runs give identical C.
  *  - All work runs on the handle's stream in the caller's buffers; the library
  *    allocates no device memory.
  *  - Sizes beyond 32-bit indices (nnz(C) or the number of products >= 2^31) return
