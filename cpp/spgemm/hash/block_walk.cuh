@@ -101,7 +101,6 @@ __device__ __forceinline__ product<V> block_product(const operands& x, const V* 
     const int bi = s.start[e] + p;
     product<V> out;
     out.active = true;
-    out.entry = e;
     out.col = __ldg(x.b_ci + bi) - x.b_base;
     if constexpr (kValues) out.value = s.a[e] * __ldg(b_val + bi);
     return out;

@@ -60,7 +60,6 @@ template <class V>
 struct product {
     bool active = false;  // p < total
     int col = 0;          // 0-based column of C
-    int entry = 0;        // lane of the group whose entry of A generated it
     V value = V(0);       // a_ik * b_kj (numeric pass only)
 };
 
@@ -77,7 +76,6 @@ __device__ __forceinline__ product<V> fetch(const operands& x, const V* b_val,
         const int y = __shfl_sync(kFullMask, b.incl, o + s - 1, G);
         if (y <= p) o += s;
     }
-    out.entry = o;
     const int bi = __shfl_sync(kFullMask, b.start, o, G) + p;
     V a = V(0);
     if constexpr (kValues) a = __shfl_sync(kFullMask, b.a, o, G);
@@ -91,13 +89,6 @@ __device__ __forceinline__ product<V> fetch(const operands& x, const V* b_val,
 // Row `row` of A as the range [x, y) of its entries.
 __device__ __forceinline__ int2 entries_of(const operands& x, int row) {
     return make_int2(__ldg(x.a_rp + row) - x.a_base, __ldg(x.a_rp + row + 1) - x.a_base);
-}
-
-// Entries per warp batch when the warps of a block share one row of d entries of A:
-// enough batches for every warp, at most a warp's worth each.
-__device__ __forceinline__ int warp_batch_size(int d, int warps) {
-    const int per = (d + warps - 1) / warps;
-    return per < 1 ? 1 : per > 32 ? 32 : per;
 }
 
 }  // namespace tcs::spgemm::hash
