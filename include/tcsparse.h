@@ -556,9 +556,9 @@ TCS_API tcsStatus_t tcsSpGEMM_copy(tcsHandle_t handle, tcsOperation_t opA, tcsOp
  *    CONJUGATE_TRANSPOSE equals TRANSPOSE for real types.
  *  - beta == 0 never reads C (C may hold NaN).
  *  - Asynchronous, no allocation, no synchronization: tcsSpMM may be captured in a
- *    CUDA graph. Deterministic: the same input, algorithm and preprocess state give
- *    bitwise the same C (with the automatic algorithms, a preprocessed buffer may select
- *    another kernel than no preprocess, whose sums may differ in the last bits).
+ *    CUDA graph. Deterministic: the same input, algorithm, handle device and sizes
+ *    give bitwise the same C, with or without preprocess (the kernel and the order of
+ *    the sums follow from the sizes, never from timing or atomics).
  *  - Statuses: SUCCESS; INVALID_VALUE (NULL or inconsistent arguments, enums out of
  *    range, dimensions that do not match, buffer NULL when the size is > 0);
  *    NOT_SUPPORTED (a format or type combination this version lacks);
@@ -574,14 +574,11 @@ TCS_API tcsStatus_t tcsSpMM_bufferSize(tcsHandle_t handle, tcsOperation_t opA,
                                        cudaDataType computeType, tcsSpMMAlg_t alg,
                                        size_t* bufferSize);
 
-/** Analyses A's structure (the merge-path partition, a transposed copy for opA = T)
- *  into externalBuffer and makes it the active buffer of matA. Later tcsSpMM calls
- *  with this buffer and the same parameters (alpha, beta, B, C and A's values may
- *  change) reuse the analysis. With TCS_SPMM_ALG_DEFAULT and CSR_ALG1/2/3 it also
- *  measures op(A)'s longest row to choose the algorithm, and so synchronizes the
- *  handle's stream once (like tcsSpGEMM_workEstimation) and cannot be captured in a
- *  CUDA graph; with TCS_SPMM_CSR_ROWSPLIT or TCS_SPMM_CSR_MERGE it is asynchronous.
- *  tcsSpMM itself stays asynchronous and capturable. */
+/** Analyses A's structure (a transposed copy for opA = T, row-split's list of long
+ *  rows, the merge-path partition) into externalBuffer and makes it the active buffer
+ *  of matA. Later tcsSpMM calls with this buffer and the same parameters (alpha, beta,
+ *  B, C and A's values may change) reuse the analysis. Asynchronous on the handle's
+ *  stream, no allocation, capturable in a CUDA graph. */
 TCS_API tcsStatus_t tcsSpMM_preprocess(tcsHandle_t handle, tcsOperation_t opA,
                                        tcsOperation_t opB, const void* alpha,
                                        tcsConstSpMatDescr_t matA, tcsConstDnMatDescr_t matB,

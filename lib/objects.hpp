@@ -25,7 +25,6 @@ struct tcsContext {
 struct tcsSpMMMemo {
     const void* buffer = nullptr;
     std::uint64_t key = 0;
-    std::int64_t longest_row = -1;  // tcs::spmm::analysis, what the algorithm rule used
 };
 
 struct tcsSpMatDescr {

@@ -1,13 +1,15 @@
 // How the SpMM kernels lay threads over C. Row-split and merge-path give each row of C
-// (row-split) or each merge segment (merge-path) to a *group* of G lanes; lane l of a
-// group owns NV vectors of V consecutive columns, vector v starting at column
-// (v*G + l)*V of the current slab, so that the G lanes read one 16-byte piece each of
-// a row of B side by side (coalesced for row-major B). A slab is G*NV*V columns; wider
-// C is covered by several slabs (grid y).
+// (row-split) or each merge segment (merge-path) to a *group* of lanes; column lane l
+// of a group owns NV vectors of V consecutive columns, vector v starting at column
+// (v*G + l)*V of the current slab, so that the G column lanes read one 16-byte piece
+// each of a row of B side by side (coalesced for row-major B). A slab is G*NV*V
+// columns; wider C is covered by several slabs. Row-split's groups also have R nonzero
+// lanes (rows_lanes): G*R lanes per row, nonzero lane q summing nonzeros q, q+R, ...
 //
-// The geometry depends only on n and the element size (never on alignment or leading
-// dimensions), because the merge-path partition cached by preprocess depends on it
-// and the preprocess memo key does not include B's and C's addresses.
+// The geometry depends only on the problem's sizes, the element size and the device
+// (never on alignment, leading dimensions or addresses), because what preprocess
+// caches depends on it and the preprocess memo key does not include B's and C's
+// addresses.
 #pragma once
 
 #include "core/device.hpp"
@@ -22,10 +24,14 @@ inline constexpr int kThreads = 128;     // threads per block of the product ker
 inline constexpr int kVectorBytes = 16;  // one vector = one 16-byte load of B
 
 struct geometry {
-    int lanes = 1;    // G: lanes per group, a power of two <= 32
-    int vectors = 1;  // NV: vectors per lane (1 or 2)
-    int width = 4;    // V: elements per vector, 16 / sizeof(B's element)
+    int lanes = 1;       // G: column lanes per group, a power of two <= 32
+    int vectors = 1;     // NV: vectors per lane (1 or 2)
+    int width = 4;       // V: elements per vector, 16 / sizeof(B's element)
+    int rows_lanes = 1;  // R: nonzero lanes per row (row-split only), G*R <= 32
     std::int64_t slab() const { return std::int64_t(lanes) * vectors * width; }
+    bool strided = false;  // n is no multiple of width: B is surely read element by element
+    // Nonzeros per lane in flight (unroll in operands.cuh; for aligned row-major B).
+    int unroll() const { return (strided ? 4 : 8) / vectors; }
 };
 
 // The narrowest group that covers n columns in one slab, up to a warp; beyond a warp,
@@ -49,8 +55,7 @@ inline std::int64_t slab_count(std::int64_t n, const geometry& g) {
 
 // Blocks per SM the product kernels are compiled for (__launch_bounds__), i.e. a
 // register cap of 65536 / (kThreads * blocks): the most blocks at which ptxas keeps the
-// kernels free of spills (-Xptxas -v, CUDA 13, sm_90; the one exception, 4 bytes, is
-// merge-path with 16-bit inputs, fp32 C and strided B). Row-split holds fewer values
+// kernels free of spills (-Xptxas -v, CUDA 13, sm_90). Row-split holds fewer values
 // across its loop than merge-path. Also the occupancy the host plans with.
 constexpr int merge_blocks_per_sm(std::size_t element_bytes) { return element_bytes == 2 ? 4 : 5; }
 constexpr int row_split_blocks_per_sm(std::size_t element_bytes) {
@@ -81,6 +86,139 @@ inline std::int64_t resident_groups(const device_info* device, const geometry& g
     const std::int64_t sms = device && device->sm_count > 0 ? device->sm_count : 132;
     return sms * kThreads * blocks_per_sm / g.lanes;
 }
+
+// Row-split's geometry. It starts from the widest slab (choose_geometry: A read once
+// per slab) and narrows it, down to kMinSlabLanes column lanes (128 bytes of a row of
+// B, a whole cache line), while the (row, slab) groups would hold fewer threads than
+// the device runs at once: a matrix of a few hundred rows (mbeacxc, aa3, Si2) then
+// still fills the device, each group re-reading its rows of A (small, from L2). Its
+// nonzero lanes: the fewest that give every lane of a mean row at most one load batch
+// (unroll() nonzeros), within a warp. More lanes shorten the chain of dependent loads a
+// row costs (the column index, then B); fewer waste no lanes on short rows.
+inline constexpr int kMinSlabLanes = 8;
+
+inline int rows_lanes_for(const geometry& g, double mean) {
+    int r = 1;
+    while (r * g.lanes < 32 && double(r * g.unroll()) < mean) r *= 2;
+    return r;
+}
+
+inline geometry choose_split(std::int64_t m, std::int64_t k, std::int64_t nnz, std::int64_t n,
+                             std::size_t element_bytes, const device_info* device) {
+    geometry g = choose_geometry(n, element_bytes);
+    g.strided = n % g.width != 0;
+    const double mean = m > 0 ? double(nnz) / double(m) : 0.0;
+    const std::int64_t sms = device && device->sm_count > 0 ? device->sm_count : 132;
+    const double resident = double(sms) * kThreads * row_split_blocks_per_sm(element_bytes);
+    g.rows_lanes = rows_lanes_for(g, mean);
+    const auto threads = [&](const geometry& x) {
+        return double(m) * double((n + x.slab() - 1) / x.slab()) * x.lanes * x.rows_lanes;
+    };
+    while (threads(g) < resident && g.lanes * g.vectors > kMinSlabLanes) {
+        if (g.vectors == 2)
+            g.vectors = 1;
+        else
+            g.lanes /= 2;
+        g.rows_lanes = rows_lanes_for(g, mean);
+    }
+    return g;
+}
+
+// Long rows (row-split). A row is "long" when it has more than kLongChunks load
+// batches of its group (kLongChunksUnderfilled when the groups leave the device
+// underfilled), more than kLongMeanFactor times the mean row (not when underfilled)
+// and, for groups of 16 or more column lanes, more than kLongMin nonzeros. The groups
+// skip it; instead whole blocks take it, kThreads lanes over its nonzeros with partial
+// sums added through shared memory, one block per column slab of long_lanes(G) column
+// lanes. A row of more than kLongChunks of such a block's load batches is "very long"
+// and gets slabs of kVeryLongLanes column lanes: more blocks, each with 4x the nonzero
+// lanes.
+//
+// Why (H100, fp32, against cuSPARSE in the same run): a row of thousands of nonzeros
+// (a2nnsnsl, as-caida, rmat) kept one group busy long after the rest of the device was
+// done (n = 1: 0.02-0.05x, now 0.6-1.2x). Every (row, slab) task costs a chain of
+// dependent loads, so the long rows' slabs are only as narrow as they need to be: with
+// 2 column lanes for every long row, the tasks of thousands of rows of 17-200 nonzeros
+// kept the blocks busy for 50-90 us at n = 512 (bayer10, ca-CondMat, PGPgiantcompo:
+// 0.55x). The minimum and the mean factor keep regular rows with the groups: with load
+// batches alone, every row of stencil27 at n = 512 and of bcsstk16 at n = 128 was
+// "long", 5-25x slower than cuSPARSE. Underfilled devices (a few hundred rows:
+// mbeacxc, aa3) gain from lending long rows more lanes.
+//
+// preprocess (or a run without it) lists the long and very long rows on the device;
+// the kernel reads the counts there, so the host never waits for them. Blocks for
+// long rows come first in the grid, at most one wave of them, each walking the lists;
+// the groups' blocks take the SMs they leave.
+inline constexpr int kLongChunks = 4;
+inline constexpr int kLongChunksUnderfilled = 2;
+inline constexpr std::int64_t kLongMin = 64;
+inline constexpr int kTaskUnroll = 8;  // a long row's lanes own one vector (unroll<1, true>)
+inline constexpr double kLongMeanFactor = 2.0;
+inline constexpr int kVeryLongLanes = 2;
+
+constexpr int long_lanes(int g) { return g >= 8 ? 8 : g < 2 ? g : 2; }
+constexpr int very_long_lanes(int g) { return g < kVeryLongLanes ? g : kVeryLongLanes; }
+
+// One tier of long rows.
+struct long_tier {
+    std::int64_t threshold = 0x7fffffff;  // a row with more nonzeros belongs here (or above)
+    std::int64_t capacity = 0;            // list entries: rows there can be at most
+    std::int64_t slabs = 0;               // column slabs of a row
+};
+
+struct long_plan {
+    long_tier tiers[2];       // long, very long
+    std::int64_t blocks = 0;  // blocks given to long rows
+    bool any() const { return blocks > 0; }
+};
+
+inline long_tier tier_of(std::int64_t threshold, int lanes, const geometry& g, std::int64_t m,
+                         std::int64_t nnz, std::int64_t n) {
+    long_tier t;
+    t.threshold = std::min<std::int64_t>(threshold, 0x7ffffffe);
+    t.capacity = std::min(m, nnz / (t.threshold + 1));
+    const std::int64_t slab = std::int64_t(lanes) * g.width;
+    t.slabs = (n + slab - 1) / slab;
+    return t;
+}
+
+inline long_plan plan_long_rows(const geometry& g, std::int64_t m, std::int64_t nnz,
+                                std::int64_t n, const device_info* device) {
+    long_plan p;
+    const double mean = m > 0 ? double(nnz) / double(m) : 0.0;
+    const std::int64_t sms = device && device->sm_count > 0 ? device->sm_count : 132;
+    const std::int64_t wave = sms * row_split_blocks_per_sm(kVectorBytes / g.width);
+    const double groups_threads =
+        double(m) * double((n + g.slab() - 1) / g.slab()) * g.lanes * g.rows_lanes;
+    const bool underfilled = groups_threads < double(wave) * kThreads;
+    const int lanes = long_lanes(g.lanes), very_lanes = very_long_lanes(g.lanes);
+    std::int64_t threshold =
+        std::int64_t(underfilled ? kLongChunksUnderfilled : kLongChunks) * g.rows_lanes * g.unroll();
+    if (!underfilled) threshold = std::max(threshold, std::int64_t(kLongMeanFactor * mean));
+    if (g.lanes >= 16) threshold = std::max(threshold, kLongMin);
+    p.tiers[0] = tier_of(threshold, lanes, g, m, nnz, n);
+    if (very_lanes < lanes) {
+        const std::int64_t very =
+            std::max(threshold, std::int64_t(kLongChunks) * (kThreads / lanes) * kTaskUnroll);
+        p.tiers[1] = tier_of(very, very_lanes, g, m, nnz, n);
+    }
+    const std::int64_t tasks =
+        p.tiers[0].capacity * p.tiers[0].slabs + p.tiers[1].capacity * p.tiers[1].slabs;
+    p.blocks = std::min(tasks, wave);
+    return p;
+}
+
+// Row-split's plan as the kernel sees it. Tier 0: long rows, tier 1: very long rows.
+struct split_view {
+    int threshold = 0x7fffffff;            // rows longer than this are listed, not the groups'
+    int very_threshold = 0x7fffffff;       // rows longer than this are in tier 1
+    const int* counts = nullptr;           // device: rows listed per tier
+    const int* lists[2] = {nullptr, nullptr};  // device: the tiers' rows, in any order
+    std::int64_t capacity[2] = {0, 0};     // the lists' sizes
+    std::int64_t slabs[2] = {0, 0};        // column slabs per row of each tier
+    std::int64_t long_blocks = 0;          // the grid's first blocks, for listed rows
+    std::int64_t row_blocks = 0;           // blocks of groups per column slab
+};
 
 // Merge-path segmentation: the m + nnz merge items (row ends and nonzeros) are cut into
 // `count` segments of `length` items (the last may be shorter); each group works

@@ -44,19 +44,40 @@ template <class T, class TC> struct operands {
     }
 };
 
+// Row-split: the long rows' blocks, then row_blocks blocks per slab, as many as a grid
+// holds (the kernel walks the rest).
+template <class T, class TC, int G, int R, int NV, bool Vector>
+void launch_row_split(const product& p) {
+    const operands<T, TC> o(p);
+    split_view S = p.split;
+    S.row_blocks = (p.rows + kThreads / (G * R) - 1) / (kThreads / (G * R));
+    const std::int64_t limit = 0x7fffffff;
+    const std::int64_t blocks = S.long_blocks + std::min(S.row_blocks * p.slabs, limit - S.long_blocks);
+    launch_kernel("row_split_kernel", row_split_kernel<T, TC, G, R, NV, Vector>,
+                  dim3(unsigned(blocks)), kThreads, p.stream, o.A, o.B, o.C, o.alpha, o.beta, S);
+}
+
+template <class T, class TC, int G, int NV, bool Vector>
+void launch_split(const product& p) {
+    switch (p.geo.rows_lanes) {
+    case 1: return launch_row_split<T, TC, G, 1, NV, Vector>(p);
+    case 2: if constexpr (G <= 16) return launch_row_split<T, TC, G, 2, NV, Vector>(p); break;
+    case 4: if constexpr (G <= 8) return launch_row_split<T, TC, G, 4, NV, Vector>(p); break;
+    case 8: if constexpr (G <= 4) return launch_row_split<T, TC, G, 8, NV, Vector>(p); break;
+    case 16: if constexpr (G <= 2) return launch_row_split<T, TC, G, 16, NV, Vector>(p); break;
+    case 32: if constexpr (G <= 1) return launch_row_split<T, TC, G, 32, NV, Vector>(p); break;
+    default: break;
+    }
+    fail(errc::internal_error, "SpMM row-split nonzero lanes without kernel");
+}
+
 template <class T, class TC, int G, int NV, bool Vector>
 void launch_product(const product& p) {
     using acc = acc_t<T>;
     const operands<T, TC> o(p);
     constexpr std::int64_t groups_per_block = kThreads / G;
     const unsigned grid_y = unsigned(std::min<std::int64_t>(p.slabs, 65535));
-    if (p.alg == algorithm::row_split) {
-        const std::int64_t blocks = (p.rows + groups_per_block - 1) / groups_per_block;
-        launch_kernel("row_split_kernel", row_split_kernel<T, TC, G, NV, Vector>,
-                      dim3(unsigned(blocks), grid_y), kThreads, p.stream, o.A, o.B, o.C, o.alpha,
-                      o.beta);
-        return;
-    }
+    if (p.alg == algorithm::row_split) return launch_split<T, TC, G, NV, Vector>(p);
     acc* records = static_cast<acc*>(p.records);
     const std::int64_t blocks = (p.merge.count + groups_per_block - 1) / groups_per_block;
     launch_kernel("merge_path_kernel", merge_path_kernel<T, TC, G, NV, Vector>,

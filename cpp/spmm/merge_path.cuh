@@ -97,7 +97,7 @@ __global__ void __launch_bounds__(kThreads, merge_blocks_per_sm(sizeof(T)))
         for (int j = seg.j0; j < seg.j1;) {
             const int count = std::min(U, seg.j1 - j);
             chunk_t ch;
-            ch.load(A, B, j, count, cols, C.cols);
+            ch.load(A, B, j, 1, count, cols, C.cols);
 #pragma unroll
             for (int u = 0; u < U; ++u) {
                 if (u >= count) continue;

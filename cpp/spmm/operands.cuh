@@ -139,22 +139,25 @@ template <class T, int V> __device__ __forceinline__ void unpack(uint4 r, T (&t)
     std::memcpy(t, &r, sizeof(r));
 }
 
-// Unroll depth over nonzeros: 128 bytes of B in flight per lane.
-template <int NV> inline constexpr int unroll = 8 / NV;
+// Unroll depth over nonzeros: 128 bytes of B in flight per lane. Half that for strided
+// B, whose element-by-element loads and bounds checks would otherwise spill registers
+// at the kernels' occupancy (-Xptxas -v, sm_90). Only the speed depends on it: every
+// lane still sums its nonzeros in order.
+template <int NV, bool Vector> inline constexpr int unroll = (Vector ? 8 : 4) / NV;
 
-// Up to U consecutive nonzeros of A with their rows of op(B), loaded together so that
-// all U*NV loads of B are in flight at once (the latency hiding of the kernels).
+// Up to U nonzeros of A, `stride` apart, with their rows of op(B), loaded together so
+// that all U*NV loads of B are in flight at once (the latency hiding of the kernels).
 template <class T, int G, int NV, bool Vector> struct chunk {
     static constexpr int V = vector_width<T>;
-    static constexpr int U = unroll<NV>;
+    static constexpr int U = unroll<NV, Vector>;
     using acc = acc_t<T>;
 
     acc a[U];
     uint4 b[U][NV];
 
-    // Loads nonzeros [j, j + count), count <= U.
+    // Loads nonzeros j, j + stride, ..., the first count <= U of them.
     __device__ __forceinline__ void load(const sparse_rows<T>& A, const dense_in<T>& B, int j,
-                                         int count, const columns<G, NV, V>& cols,
+                                         int stride, int count, const columns<G, NV, V>& cols,
                                          std::int64_t n) {
         int kk[U];
 #pragma unroll
@@ -162,8 +165,8 @@ template <class T, int G, int NV, bool Vector> struct chunk {
             kk[u] = 0;
             a[u] = acc(0);
             if (u < count) {
-                kk[u] = load_ro(A.col_idx + j + u) - A.base;
-                a[u] = element<T>::widen(load_ro(A.values + j + u));
+                kk[u] = load_ro(A.col_idx + j + u * stride) - A.base;
+                a[u] = element<T>::widen(load_ro(A.values + j + u * stride));
             }
         }
 #pragma unroll

@@ -40,6 +40,7 @@ struct product {
     geometry geo;
     std::int64_t slabs = 1;
     row_group group;           // CSR-vector only
+    split_view split;          // row-split only (row_blocks filled in at launch)
     merge_view merge;          // merge-path only
     void* records = nullptr;   // merge-path: merge.count * n accumulators
     cudaStream_t stream = nullptr;

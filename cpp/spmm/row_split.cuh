@@ -1,43 +1,171 @@
-// Row-split SpMM (merge-spmm's "row split", with lane groups sized to n): each row of
-// op(A) belongs to one group of G lanes, a block of kThreads lanes takes kThreads/G
-// consecutive rows, and each lane sums the row's products for the columns it owns,
-// U nonzeros at a time with all their loads of B in flight. No lane talks to another,
-// each element of C is written by exactly one lane.
+// Row-split SpMM (merge-spmm's "row split", with lane groups sized to the problem):
+// each row of op(A) belongs to one group of G column lanes times R nonzero lanes
+// (geometry.hpp), and a block of kThreads lanes takes kThreads/(G*R) consecutive rows of
+// one column slab. Nonzero lane q sums nonzeros q, q+R, q+2R, ... of the row for the
+// columns its column lane owns, U at a time with all their loads of B in flight; a fixed
+// butterfly of shuffles then adds the R partial sums and nonzero lane 0 writes C.
+//
+// Rows longer than the plan's threshold are left to the grid's first blocks (when the
+// list of long rows exists, see long_rows_kernel): such a block gives one long row all
+// of its kThreads lanes, long_lanes(G) column lanes times the rest as nonzero lanes,
+// for a narrower slab of columns, and adds its warps' sums through shared memory.
+// A row thousands of nonzeros long then costs a few load batches per lane, spread over
+// many blocks, instead of one group's thousands.
+//
+// Deterministic: the split of a row over lanes depends only on the geometry and the
+// row's length, each lane sums in row order and the additions after that have a fixed
+// order. Every element of C is written by exactly one lane. No atomics, no buffer
+// beyond the list.
 #pragma once
 
 #include "spmm/operands.cuh"
 
 namespace tcs::spmm {
 
-template <class T, class TC, int G, int NV, bool Vector>
-__global__ void __launch_bounds__(kThreads, row_split_blocks_per_sm(sizeof(T)))
-    row_split_kernel(sparse_rows<T> A, dense_in<T> B, dense_out<TC> C, scalar<acc_t<T>> alpha,
-                     scalar<acc_t<T>> beta) {
-    using acc = acc_t<T>;
-    using chunk_t = chunk<T, G, NV, Vector>;
-    constexpr int V = chunk_t::V, U = chunk_t::U;
-
-    const std::int64_t row = std::int64_t(blockIdx.x) * (kThreads / G) + threadIdx.x / G;
-    if (row >= A.rows) return;  // no lane waits for another, so leaving early is safe
-    const int lane = int(threadIdx.x % G);
-    const acc al = alpha.get(), be = beta.get();
-    const int begin = A.row_begin(int(row)), end = A.row_end(int(row));
-
-    for (std::int64_t slab = blockIdx.y; slab < C.slabs; slab += gridDim.y) {
-        const columns<G, NV, V> cols(slab, lane, C.cols);
-        acc sum[NV][V];
-        clear(sum);
-        for (int j = begin; j < end;) {
-            const int count = std::min(U, end - j);
-            chunk_t ch;
-            ch.load(A, B, j, count, cols, C.cols);
+// Adds every lane's sums into the lanes `first`, `first` * 2, ... apart (xor butterfly
+// over the nonzero lanes of a group; afterwards every nonzero lane holds the totals).
+template <int First, int Last, class A, int NV, int V>
+__device__ __forceinline__ void add_across(A (&sum)[NV][V]) {
 #pragma unroll
-            for (int u = 0; u < U; ++u)
-                if (u < count) ch.accumulate(u, sum);
-            j += count;
+    for (int offset = First; offset < Last; offset *= 2)
+#pragma unroll
+        for (int v = 0; v < NV; ++v)
+#pragma unroll
+            for (int e = 0; e < V; ++e) sum[v][e] += __shfl_xor_sync(0xffffffffu, sum[v][e], offset);
+}
+
+// Nonzero lane `first` of `stride` sums its nonzeros of a row (offsets first,
+// first + stride, ...) for its columns (sum must be clear). (Loading the next batch's
+// column indices while the current batch's B is in flight needed 16 more registers,
+// and the lower occupancy that took cost more than it saved: 0.9x at n >= 128 on the
+// H100.)
+template <class T, int G, int NV, bool Vector>
+__device__ __forceinline__ void sum_row(const sparse_rows<T>& A, const dense_in<T>& B,
+                                        std::int64_t n, int begin, unsigned length,
+                                        unsigned first, unsigned stride,
+                                        const columns<G, NV, vector_width<T>>& cols,
+                                        acc_t<T> (&sum)[NV][vector_width<T>]) {
+    using chunk_t = chunk<T, G, NV, Vector>;
+    constexpr unsigned U = chunk_t::U;
+    // Offsets within the row are unsigned: o + stride*U stays below 2^32 even for a row
+    // of nearly 2^31 nonzeros.
+    for (unsigned o = first; o < length; o += stride * U) {
+        const int count = int(min(U, (length - o + stride - 1) / stride));
+        chunk_t ch;
+        ch.load(A, B, begin + int(o), int(stride), count, cols, n);
+#pragma unroll
+        for (int u = 0; u < int(U); ++u)
+            if (u < count) ch.accumulate(u, sum);
+    }
+}
+
+// Task `t` of tier `tier`: row list[t / slabs], column slab t % slabs, with G column
+// lanes and kThreads / G nonzero lanes.
+template <class T, class TC, int G, bool Vector>
+__device__ __forceinline__ void long_row_task(const sparse_rows<T>& A, const dense_in<T>& B,
+                                              const dense_out<TC>& C, acc_t<T> al, acc_t<T> be,
+                                              const split_view& S, int tier, std::int64_t t) {
+    using acc = acc_t<T>;
+    constexpr int V = vector_width<T>, P = kThreads / G, kWarps = kThreads / 32;
+    __shared__ acc part[kWarps][G][V];
+    const int lane = int(threadIdx.x % G);
+    const int row = load_ro(S.lists[tier] + t / S.slabs[tier]);
+    const columns<G, 1, V> cols(t % S.slabs[tier], lane, C.cols);
+    const int begin = A.row_begin(row);
+    const unsigned length = unsigned(A.row_end(row) - begin);
+    acc sum[1][V];
+    clear(sum);
+    sum_row<T, G, 1, Vector>(A, B, C.cols, begin, length, threadIdx.x / G, P, cols, sum);
+    add_across<G, 32>(sum);
+    if (threadIdx.x % 32 < G)
+#pragma unroll
+        for (int e = 0; e < V; ++e) part[threadIdx.x / 32][lane][e] = sum[0][e];
+    __syncthreads();
+    if (threadIdx.x < G) {
+#pragma unroll
+        for (int e = 0; e < V; ++e) {
+            sum[0][e] = part[0][lane][e];
+#pragma unroll
+            for (int w = 1; w < kWarps; ++w) sum[0][e] += part[w][lane][e];
         }
         store_row(C, row, cols, sum, al, be);
     }
+    __syncthreads();  // part is rewritten by the next task
+}
+
+// The listed rows' tasks, very long rows first (the longest chains start earliest).
+template <class T, class TC, int G, bool Vector>
+__device__ __forceinline__ void long_rows_block(const sparse_rows<T>& A, const dense_in<T>& B,
+                                                const dense_out<TC>& C, acc_t<T> al,
+                                                acc_t<T> be, const split_view& S) {
+    std::int64_t tasks[2];
+#pragma unroll
+    for (int tier = 0; tier < 2; ++tier)
+        tasks[tier] = S.capacity[tier] == 0
+                          ? 0
+                          : min(std::int64_t(load_ro(S.counts + tier)), S.capacity[tier]) *
+                                S.slabs[tier];
+    for (std::int64_t t = blockIdx.x; t < tasks[0] + tasks[1]; t += S.long_blocks) {
+        if (t < tasks[1])
+            long_row_task<T, TC, very_long_lanes(G), Vector>(A, B, C, al, be, S, 1, t);
+        else
+            long_row_task<T, TC, long_lanes(G), Vector>(A, B, C, al, be, S, 0, t - tasks[1]);
+    }
+}
+
+template <class T, class TC, int G, int R, int NV, bool Vector>
+__global__ void __launch_bounds__(kThreads, row_split_blocks_per_sm(sizeof(T)))
+    row_split_kernel(sparse_rows<T> A, dense_in<T> B, dense_out<TC> C, scalar<acc_t<T>> alpha,
+                     scalar<acc_t<T>> beta, split_view S) {
+    static_assert(G * R <= 32 && kThreads % (G * R) == 0, "a row's lanes lie in one warp");
+    using acc = acc_t<T>;
+    constexpr int V = vector_width<T>, W = G * R;
+    const acc al = alpha.get(), be = beta.get();
+    if (blockIdx.x < S.long_blocks) {  // the whole block takes this branch
+        long_rows_block<T, TC, G, Vector>(A, B, C, al, be, S);
+        return;
+    }
+    const int lane = int(threadIdx.x % G);
+    const unsigned q = (threadIdx.x % W) / G;
+    const std::int64_t items = S.row_blocks * C.slabs;
+    const std::int64_t step = std::int64_t(gridDim.x) - S.long_blocks;
+    // Slab-major: all rows of a slab before the next, so that the slab's columns of B
+    // stay in L2 while the rows that need them run.
+    for (std::int64_t b = blockIdx.x - S.long_blocks; b < items; b += step) {
+        const std::int64_t slab = b / S.row_blocks;
+        const std::int64_t row = (b - slab * S.row_blocks) * (kThreads / W) + threadIdx.x / W;
+        // A group without a row (past the end, or a listed long row) walks an empty one:
+        // every lane of the warp must reach the shuffles.
+        int begin = 0;
+        unsigned length = 0;
+        if (row < A.rows) {
+            begin = A.row_begin(int(row));
+            length = unsigned(A.row_end(int(row)) - begin);
+        }
+        const bool mine = row < A.rows && length <= unsigned(S.threshold);
+        if (!mine) length = 0;
+        const columns<G, NV, V> cols(slab, lane, C.cols);
+        acc sum[NV][V];
+        clear(sum);
+        sum_row<T, G, NV, Vector>(A, B, C.cols, begin, length, q, R, cols, sum);
+        if constexpr (R > 1) add_across<G, W>(sum);
+        if (mine && q == 0) store_row(C, row, cols, sum, al, be);
+    }
+}
+
+// Lists the rows of more than S.threshold nonzeros: in tier 1 above S.very_threshold,
+// else in tier 0 (counts must be 0 before; each list has room for every row it can get
+// by construction, see plan_long_rows). The order of the lists varies from run to run;
+// no result depends on it. A template only so that every translation unit may include
+// this header.
+template <class Unused = void>
+__global__ void long_rows_kernel(const int* row_ptr, int rows, split_view S, int* counts) {
+    const std::int64_t r = std::int64_t(blockIdx.x) * blockDim.x + threadIdx.x;
+    if (r >= rows) return;
+    const int length = load_ro(row_ptr + r + 1) - load_ro(row_ptr + r);
+    if (length <= S.threshold) return;
+    const int tier = length > S.very_threshold ? 1 : 0;
+    const_cast<int*>(S.lists[tier])[atomicAdd(counts + tier, 1)] = int(r);
 }
 
 }  // namespace tcs::spmm

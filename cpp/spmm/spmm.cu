@@ -1,26 +1,26 @@
 // CSR SpMM: what a call needs (shape), where it lives in the caller's buffer (carve),
-// what preprocess caches (the longest row, A^T, the partition) and how a run becomes a
-// product launch for the element type (product.hpp, launch.cuh).
+// what preprocess caches (A^T, row-split's list of long rows, merge-path's partition)
+// and how a run becomes a product launch for the element type (product.hpp,
+// launch.cuh).
 //
-// Buffer layout (one carving serves the size query, preprocess and run, and it does not
-// depend on which algorithm the automatic rule picks, because the size query and the
-// preprocess carving come before the rule knows op(A)'s longest row; CSR-vector uses
-// none of it but A^T):
-//   longest        algorithm::automatic: one int, preprocess's longest-row result
+// Buffer layout (one carving serves the size query, preprocess and run: the algorithm
+// and geometry follow from the problem's sizes alone; CSR-vector uses none of it but
+// A^T):
 //   shared region  transpose build scratch (sorted keys, positions, CUB temp) during
 //                  analyse, merge-path carry-out records during the product: the two
 //                  are never alive at once on the stream
 //   kept           opA = T: A^T's row offsets, column indices, permutation, values
-//                  merge-path possible: the partition (segment start rows)
+//                  row-split: the count and list of long rows
+//                  merge-path: the partition (segment start rows)
 #include "spmm/spmm.hpp"
 
 #include "core/error.hpp"
 #include "core/workspace.hpp"
 #include "spmm/geometry.hpp"
 #include "spmm/kernel_launch.cuh"
-#include "spmm/longest_row.cuh"
 #include "spmm/merge_path.cuh"
 #include "spmm/product.hpp"
+#include "spmm/row_split.cuh"
 #include "spmm/select.hpp"
 #include "spmm/transpose.hpp"
 
@@ -40,22 +40,16 @@ struct shape {
     algorithm alg = algorithm::row_split;
     geometry geo;
     std::int64_t slabs = 1;
-    segmentation seg;  // merge-path possible (see may_merge)
+    long_plan longs;   // row-split
+    segmentation seg;  // merge-path
     row_group group;   // CSR-vector
 };
-
-// Whether the product may run merge-path: the buffer then holds its pieces whatever the
-// automatic rule picks later.
-bool may_merge(const problem& p) {
-    return p.alg == algorithm::automatic || p.alg == algorithm::merge_path;
-}
 
 // op(B) is column-wise (op(B)(kk, :) strided, column j contiguous) when B is column-major
 // and not transposed, or row-major and transposed.
 bool b_columnwise(const problem& p) { return p.b.row_major == p.trans_b; }
 
-// longest_row: op(A)'s most nonzeros in one row, from preprocess, or < 0.
-shape shape_of(const problem& p, std::int64_t longest_row) {
+shape shape_of(const problem& p) {
     shape s;
     s.m = p.trans_a ? p.a.cols : p.a.rows;
     s.k = p.trans_a ? p.a.rows : p.a.cols;
@@ -67,12 +61,15 @@ shape shape_of(const problem& p, std::int64_t longest_row) {
     // Row indices and offsets are int in the kernels, as the 32-bit CSR allows.
     if (p.a.rows >= INT_MAX || p.a.cols >= INT_MAX || s.nnz > INT_MAX)
         fail(errc::insufficient_resources, "SpMM: A exceeds 32-bit indices");
-    s.geo = choose_geometry(s.n, size_of(p.a.type));
-    s.alg = choose_algorithm(p.alg, s.m, s.nnz, s.n, b_columnwise(p), s.geo, p.device,
-                             longest_row);
+    const std::size_t element_bytes = size_of(p.a.type);
+    s.alg = choose_algorithm(p.alg, s.n, b_columnwise(p));
+    s.geo = s.alg == algorithm::row_split
+                ? choose_split(s.m, s.k, s.nnz, s.n, element_bytes, p.device)
+                : choose_geometry(s.n, element_bytes);
     s.slabs = slab_count(s.n, s.geo);
     s.group = choose_row_group(s.m, s.nnz, s.n);
-    if (may_merge(p))
+    if (s.alg == algorithm::row_split) s.longs = plan_long_rows(s.geo, s.m, s.nnz, s.n, p.device);
+    if (s.alg == algorithm::merge_path)
         s.seg = choose_segments(s.m + s.nnz, s.m, s.geo, s.slabs, p.device);
     return s;
 }
@@ -80,8 +77,9 @@ shape shape_of(const problem& p, std::int64_t longest_row) {
 std::size_t accumulator_bytes(const problem& p) { return p.a.type == value_type::f64 ? 8 : 4; }
 
 struct carved {
-    int* longest = nullptr;  // algorithm::automatic
     transposed_csr t;        // opA = T
+    int* long_counts = nullptr;          // row-split: a count per tier of long rows
+    int* long_lists[2] = {nullptr, nullptr};
     int* limits = nullptr;   // merge-path: seg.count + 1
     void* records = nullptr; // merge-path: seg.count * n accumulators
     std::size_t bytes = 0;
@@ -90,7 +88,7 @@ struct carved {
 carved carve(const problem& p, const shape& s, void* buffer) {
     carved out;
     if (s.empty || s.no_products) return out;
-    const bool merge = may_merge(p);
+    const bool merge = s.alg == algorithm::merge_path;
     std::size_t build_bytes = 0;
     if (p.trans_a) {
         carver kept_size, scratch_size;
@@ -101,11 +99,15 @@ carved carve(const problem& p, const shape& s, void* buffer) {
         merge ? std::size_t(s.seg.count) * std::size_t(s.n) * accumulator_bytes(p) : 0;
 
     carver kept(buffer);
-    if (p.alg == algorithm::automatic) out.longest = kept.take<int>(1);
     char* shared = kept.take<char>(build_bytes > record_bytes ? build_bytes : record_bytes);
     if (p.trans_a) {
         carver scratch(shared);
         out.t = carve_transposed(p.a, kept, scratch);
+    }
+    if (s.longs.any()) {
+        out.long_counts = kept.take<int>(2);
+        for (int tier = 0; tier < 2; ++tier)
+            out.long_lists[tier] = kept.take<int>(std::size_t(s.longs.tiers[tier].capacity));
     }
     if (merge) {
         out.limits = kept.take<int>(std::size_t(s.seg.count) + 1);
@@ -147,19 +149,38 @@ void partition(const problem& p, const shape& s, const carved& b) {
                   256, p.stream, a.row_ptr, a.base, int(s.m), s.nnz, merge_of(s, b), b.limits);
 }
 
-// op(A)'s most nonzeros in one row, read back to the host (one synchronization).
-std::int64_t longest_row(const problem& p, const shape& s, const carved& b) {
+// Row-split's plan with its lists in the buffer (row_blocks is the launcher's).
+split_view split_of(const shape& s, const carved& b) {
+    split_view v;
+    if (!s.longs.any()) return v;
+    v.threshold = int(s.longs.tiers[0].threshold);
+    v.very_threshold = int(s.longs.tiers[1].threshold);
+    v.counts = b.long_counts;
+    for (int tier = 0; tier < 2; ++tier) {
+        v.lists[tier] = b.long_lists[tier];
+        v.capacity[tier] = s.longs.tiers[tier].capacity;
+        v.slabs[tier] = s.longs.tiers[tier].slabs;
+    }
+    v.long_blocks = s.longs.blocks;
+    return v;
+}
+
+// What depends only on A's structure, part 2 for row-split: the list of long rows,
+// left on the device (the kernel reads its count there).
+void list_long_rows(const problem& p, const shape& s, const carved& b) {
+    if (!s.longs.any()) return;
     const csr_rows a = op_a(p, b);
-    check_cuda(cudaMemsetAsync(b.longest, 0, sizeof(int), p.stream), "SpMM longest row reset");
-    const std::int64_t sms = p.device && p.device->sm_count > 0 ? p.device->sm_count : 132;
-    const std::int64_t blocks = std::min<std::int64_t>((s.m + 255) / 256, sms * 8);
-    launch_kernel("longest_row_kernel", longest_row_kernel<>, dim3(unsigned(blocks)), 256,
-                  p.stream, a.row_ptr, int(s.m), b.longest);
-    int host = 0;
-    check_cuda(cudaMemcpyAsync(&host, b.longest, sizeof(int), cudaMemcpyDeviceToHost, p.stream),
-               "SpMM longest row read-back");
-    check_cuda(cudaStreamSynchronize(p.stream), "SpMM longest row");
-    return host;
+    check_cuda(cudaMemsetAsync(b.long_counts, 0, 2 * sizeof(int), p.stream),
+               "SpMM long rows reset");
+    launch_kernel("long_rows_kernel", long_rows_kernel<>, dim3(unsigned((s.m + 255) / 256)), 256,
+                  p.stream, a.row_ptr, int(s.m), split_of(s, b), b.long_counts);
+}
+
+// Everything that depends only on A's structure, for preprocess or a run without it.
+void analyse(const problem& p, const shape& s, const carved& b) {
+    if (p.trans_a) build_transposed_structure(p.a, b.t, p.stream);
+    list_long_rows(p, s, b);
+    partition(p, s, b);
 }
 
 bool aligned16(const void* ptr) { return reinterpret_cast<std::uintptr_t>(ptr) % 16 == 0; }
@@ -204,25 +225,16 @@ void multiply(const problem& p, const product& x) {
 
 }  // namespace
 
-std::size_t buffer_size(const problem& p) { return carve(p, shape_of(p, -1), nullptr).bytes; }
+std::size_t buffer_size(const problem& p) { return carve(p, shape_of(p), nullptr).bytes; }
 
-analysis preprocess(const problem& p, void* buffer) {
-    analysis out;
-    shape s = shape_of(p, -1);
-    if (s.empty || s.no_products) return out;
-    const carved b = carve(p, s, buffer);  // the same layout whatever the rule picks
-    if (p.trans_a) build_transposed_structure(p.a, b.t, p.stream);
-    // The longest row decides between every family, CSR-vector included (select.hpp).
-    if (p.alg == algorithm::automatic) {
-        out.longest_row = longest_row(p, s, b);
-        s = shape_of(p, out.longest_row);
-    }
-    partition(p, s, b);
-    return out;
+void preprocess(const problem& p, void* buffer) {
+    const shape s = shape_of(p);
+    if (s.empty || s.no_products) return;
+    analyse(p, s, carve(p, s, buffer));
 }
 
-void run(const problem& p, void* buffer, const analysis* preprocessed) {
-    const shape s = shape_of(p, preprocessed ? preprocessed->longest_row : -1);
+void run(const problem& p, void* buffer, bool preprocessed) {
+    const shape s = shape_of(p);
     if (s.empty) return;
     product x = dense_part(p, s);
     if (s.no_products || p.alpha.is_host_zero()) {
@@ -230,10 +242,7 @@ void run(const problem& p, void* buffer, const analysis* preprocessed) {
         return multiply(p, x);
     }
     const carved b = carve(p, s, buffer);
-    if (!preprocessed) {
-        if (p.trans_a) build_transposed_structure(p.a, b.t, p.stream);
-        partition(p, s, b);
-    }
+    if (!preprocessed) analyse(p, s, b);
     if (p.trans_a) gather_transposed_values(p.a, b.t, p.stream);
 
     const csr_rows a = op_a(p, b);
@@ -249,6 +258,7 @@ void run(const problem& p, void* buffer, const analysis* preprocessed) {
         vectorizable(x.b, x.b_row_stride, x.b_col_stride, size_of(p.b.type), s.n, s.geo.width);
     x.c_vector =
         vectorizable(x.c, x.c_row_stride, x.c_col_stride, size_of(p.c.type), s.n, s.geo.width);
+    if (s.alg == algorithm::row_split) x.split = split_of(s, b);
     if (s.alg == algorithm::merge_path) {
         x.merge = merge_of(s, b);
         x.records = b.records;

@@ -1,8 +1,8 @@
 // The SpMM interface between the C layer and the kernels:
 //   C = alpha * op(A) * op(B) + beta * C, A CSR (32-bit indices), B and C dense.
 // The C layer checks arguments and resolves the pointer mode; these functions choose
-// and run a kernel family. All run on p.stream and allocate nothing; only preprocess of
-// algorithm::automatic synchronizes (once, to read op(A)'s longest row back).
+// and run a kernel family. All run on p.stream, allocate nothing and never
+// synchronize.
 #pragma once
 
 #include "core/device.hpp"
@@ -38,19 +38,13 @@ struct problem {
 // Bytes of external buffer needed by preprocess and run (may be 0).
 std::size_t buffer_size(const problem& p);
 
-// What preprocess learnt on the host, kept by the caller for run.
-struct analysis {
-    std::int64_t longest_row = -1;  // op(A)'s most nonzeros in one row; < 0: not measured
-};
+// Writes what depends only on A's structure (the transposed copy, row-split's list of
+// long rows, merge-path's partition) into buffer, asynchronously.
+void preprocess(const problem& p, void* buffer);
 
-// Writes what depends only on A's structure (partition, transposed copy) into buffer.
-// For algorithm::automatic it also measures op(A)'s longest row on the device and
-// waits for it on p.stream (the rule in select.hpp needs it on the host).
-analysis preprocess(const problem& p, void* buffer);
-
-// Runs the product, asynchronously. `preprocessed` is what preprocess() returned when
-// it ran earlier on this same buffer with the same parameters (its analysis in the
-// buffer is reused and the algorithm is the one it chose), or nullptr.
-void run(const problem& p, void* buffer, const analysis* preprocessed);
+// Runs the product, asynchronously. `preprocessed`: preprocess() ran earlier on this
+// same buffer with the same parameters, so what it wrote is reused; otherwise the run
+// writes it first (the same kernels: the results are the same bits either way).
+void run(const problem& p, void* buffer, bool preprocessed);
 
 }  // namespace tcs::spmm
