@@ -147,14 +147,16 @@ inline geometry choose_split(std::int64_t m, std::int64_t k, std::int64_t nnz, s
 //
 // preprocess (or a run without it) lists the long and very long rows on the device;
 // the kernel reads the counts there, so the host never waits for them. Blocks for
-// long rows come first in the grid, at most one wave of them, each walking the lists;
-// the groups' blocks take the SMs they leave.
+// long rows come first in the grid, kLongBlocksPerSm per SM at most (the list may be
+// empty: they are planned from the bound on its size), each walking the lists; the
+// groups' blocks take the other slots.
 inline constexpr int kLongChunks = 4;
 inline constexpr int kLongChunksUnderfilled = 2;
 inline constexpr std::int64_t kLongMin = 64;
 inline constexpr int kTaskUnroll = 8;  // a long row's lanes own one vector (unroll<1, true>)
 inline constexpr double kLongMeanFactor = 2.0;
 inline constexpr int kVeryLongLanes = 2;
+inline constexpr std::int64_t kLongBlocksPerSm = 2;
 
 constexpr int long_lanes(int g) { return g >= 8 ? 8 : g < 2 ? g : 2; }
 constexpr int very_long_lanes(int g) { return g < kVeryLongLanes ? g : kVeryLongLanes; }
@@ -204,7 +206,7 @@ inline long_plan plan_long_rows(const geometry& g, std::int64_t m, std::int64_t 
     }
     const std::int64_t tasks =
         p.tiers[0].capacity * p.tiers[0].slabs + p.tiers[1].capacity * p.tiers[1].slabs;
-    p.blocks = std::min(tasks, wave);
+    p.blocks = std::min(tasks, sms * kLongBlocksPerSm);
     return p;
 }
 
