@@ -125,9 +125,10 @@ inline geometry choose_split(std::int64_t m, std::int64_t k, std::int64_t nnz, s
 }
 
 // Long rows (row-split). A row is "long" when it has more than kLongChunks load
-// batches of its group (kLongChunksUnderfilled when the groups leave the device
-// underfilled), more than kLongMeanFactor times the mean row (not when underfilled)
-// and, for groups of 16 or more column lanes, more than kLongMin nonzeros. The groups
+// batches of its group (when the groups leave the device underfilled: more than
+// kLongChunksUnderfilled batches and kLongMinUnderfilled nonzeros), more than
+// kLongMeanFactor times the mean row (not when underfilled) and, for groups of 16 or
+// more column lanes, more than kLongMin nonzeros. The groups
 // skip it; instead whole blocks take it, kThreads lanes over its nonzeros with partial
 // sums added through shared memory, one block per column slab of long_lanes(G) column
 // lanes. A row of more than kLongChunks of such a block's load batches is "very long"
@@ -147,16 +148,18 @@ inline geometry choose_split(std::int64_t m, std::int64_t k, std::int64_t nnz, s
 //
 // preprocess (or a run without it) lists the long and very long rows on the device;
 // the kernel reads the counts there, so the host never waits for them. Blocks for
-// long rows come first in the grid, kLongBlocksPerSm per SM at most (the list may be
-// empty: they are planned from the bound on its size), each walking the lists; the
-// groups' blocks take the other slots.
+// long rows come first in the grid, at most one wave of them (the lists may be empty:
+// they are planned from the bound on their size), each walking the lists; the groups'
+// blocks take the slots they leave. (Two blocks per SM made the tasks of the thousands
+// of long rows of rmat_g500_s16, wiki-Vote or email-Enron the tail: 0.4-0.7x cuSPARSE
+// at n >= 128 on the H100, against 0.8-1.0x with one wave.)
 inline constexpr int kLongChunks = 4;
 inline constexpr int kLongChunksUnderfilled = 2;
 inline constexpr std::int64_t kLongMin = 64;
+inline constexpr std::int64_t kLongMinUnderfilled = 32;
 inline constexpr int kTaskUnroll = 8;  // a long row's lanes own one vector (unroll<1, true>)
 inline constexpr double kLongMeanFactor = 2.0;
 inline constexpr int kVeryLongLanes = 2;
-inline constexpr std::int64_t kLongBlocksPerSm = 2;
 
 constexpr int long_lanes(int g) { return g >= 8 ? 8 : g < 2 ? g : 2; }
 constexpr int very_long_lanes(int g) { return g < kVeryLongLanes ? g : kVeryLongLanes; }
@@ -196,6 +199,7 @@ inline long_plan plan_long_rows(const geometry& g, std::int64_t m, std::int64_t 
     const int lanes = long_lanes(g.lanes), very_lanes = very_long_lanes(g.lanes);
     std::int64_t threshold =
         std::int64_t(underfilled ? kLongChunksUnderfilled : kLongChunks) * g.rows_lanes * g.unroll();
+    if (underfilled) threshold = std::max(threshold, kLongMinUnderfilled);
     if (!underfilled) threshold = std::max(threshold, std::int64_t(kLongMeanFactor * mean));
     if (g.lanes >= 16) threshold = std::max(threshold, kLongMin);
     p.tiers[0] = tier_of(threshold, lanes, g, m, nnz, n);
@@ -206,7 +210,7 @@ inline long_plan plan_long_rows(const geometry& g, std::int64_t m, std::int64_t 
     }
     const std::int64_t tasks =
         p.tiers[0].capacity * p.tiers[0].slabs + p.tiers[1].capacity * p.tiers[1].slabs;
-    p.blocks = std::min(tasks, sms * kLongBlocksPerSm);
+    p.blocks = std::min(tasks, wave);
     return p;
 }
 
