@@ -14,8 +14,9 @@
 //
 // Deterministic: the split of a row over lanes depends only on the geometry and the
 // row's length, each lane sums in row order and the additions after that have a fixed
-// order. Every element of C is written by exactly one lane. No atomics, no buffer
-// beyond the list.
+// order. Every element of C is written by exactly one lane; the product uses no
+// atomics (only the listing of long rows does, and the order of a list changes no
+// result) and no buffer beyond the lists.
 #pragma once
 
 #include "spmm/operands.cuh"
