@@ -27,10 +27,11 @@ struct geometry {
     int lanes = 1;       // G: column lanes per group, a power of two <= 32
     int vectors = 1;     // NV: vectors per lane (1 or 2)
     int width = 4;       // V: elements per vector, 16 / sizeof(B's element)
-    int rows_lanes = 1;  // R: nonzero lanes per row (row-split only), G*R <= 32
+    int rows_lanes = 1;    // R: nonzero lanes per row (row-split only), G*R <= 32
+    bool strided = false;  // n is no multiple of V: B is surely read element by element
     std::int64_t slab() const { return std::int64_t(lanes) * vectors * width; }
-    bool strided = false;  // n is no multiple of width: B is surely read element by element
-    // Nonzeros per lane in flight (unroll in operands.cuh; for aligned row-major B).
+    // Nonzeros per lane in flight (unroll in operands.cuh; aligned row-major B may take
+    // 8 / NV, strided B takes half).
     int unroll() const { return (strided ? 4 : 8) / vectors; }
 };
 
@@ -103,7 +104,7 @@ inline int rows_lanes_for(const geometry& g, double mean) {
     return r;
 }
 
-inline geometry choose_split(std::int64_t m, std::int64_t k, std::int64_t nnz, std::int64_t n,
+inline geometry choose_split(std::int64_t m, std::int64_t nnz, std::int64_t n,
                              std::size_t element_bytes, const device_info* device) {
     geometry g = choose_geometry(n, element_bytes);
     g.strided = n % g.width != 0;

@@ -64,7 +64,7 @@ shape shape_of(const problem& p) {
     const std::size_t element_bytes = size_of(p.a.type);
     s.alg = choose_algorithm(p.alg, s.n, b_columnwise(p));
     s.geo = s.alg == algorithm::row_split
-                ? choose_split(s.m, s.k, s.nnz, s.n, element_bytes, p.device)
+                ? choose_split(s.m, s.nnz, s.n, element_bytes, p.device)
                 : choose_geometry(s.n, element_bytes);
     s.slabs = slab_count(s.n, s.geo);
     s.group = choose_row_group(s.m, s.nnz, s.n);
