@@ -69,16 +69,14 @@ constexpr int row_split_blocks_per_sm(std::size_t element_bytes) {
 // geometry above (and the merge-path buffer carved from it) untouched.
 struct row_group {
     int lanes = 2;  // L: lanes per row, a power of two in [2, 32]
-    int tile = 1;   // TN: columns per pass over the row (1, 4 or 8)
+    int tile = 4;   // TN: columns per pass over the row (4 or 8)
 };
 
 // Blocks per SM the CSR-vector kernel is compiled for, by tile (each column costs a sum
 // and, for every unrolled nonzero, a value of B in registers): the most at which ptxas
-// keeps it free of spills (-Xptxas -v, CUDA 13, sm_90), full occupancy at tile 1 but for
-// fp64, which spills at 32 registers. A memory-bound kernel wants every warp it can get.
-constexpr int vector_rows_blocks_per_sm(std::size_t element_bytes, int tile) {
-    return tile == 1 ? (element_bytes == 8 ? 12 : 16) : tile == 4 ? 10 : 8;
-}
+// keeps it free of spills (-Xptxas -v, CUDA 13, sm_90). A memory-bound kernel wants
+// every warp it can get.
+constexpr int vector_rows_blocks_per_sm(std::size_t, int tile) { return tile == 4 ? 10 : 8; }
 
 // Lane groups of geometry g that the device holds at once, `blocks_per_sm` blocks of
 // kThreads on each SM (an H100's 132 SMs when the properties are missing).

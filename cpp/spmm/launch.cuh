@@ -124,7 +124,6 @@ void launch_vector_tile(const product& p) {
 template <class T, class TC>
 void launch_vector(const product& p) {
     switch (p.group.tile) {
-    case 1: return launch_vector_tile<T, TC, 1>(p);
     case 4: return launch_vector_tile<T, TC, 4>(p);
     case kVectorTile: return launch_vector_tile<T, TC, kVectorTile>(p);
     default: break;

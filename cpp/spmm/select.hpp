@@ -47,14 +47,13 @@ inline bool prefers_vector_rows(std::int64_t n, bool b_columns) {
 inline constexpr int kVectorTile = 8;
 
 // CSR-vector's lanes per row: the smallest power of two >= a quarter of op(A)'s mean row
-// length, clamped to [2, 32], so that a lane of a mean row holds about four nonzeros, all
-// loaded at once (the kernel unrolls by 4 at n == 1). The first rule, one nonzero per
-// lane, ran 136 us against cuSPARSE's 47 us on banded_1m_hb4 at n == 1 (H100): a warp
-// then had one or two rows' worth of loads in flight, too few to cover the memory
-// latency. At least 2: a lane alone per row walks every longer-than-mean row serially,
-// while its partner costs only a shuffle. Its tile: one column at n == 1; otherwise the
-// columns whose values of B (for every unrolled nonzero) and sums a lane holds in
-// registers per pass: 4 up to n = 4 (a wider tile would only cost registers and
+// length, clamped to [2, 32], so that a lane of a mean row holds a few nonzeros, all
+// loaded at once. (One nonzero per lane, measured when the rule still sent n == 1 here,
+// ran 136 us against cuSPARSE's 47 us on banded_1m_hb4 on the H100: a warp then had one
+// or two rows' worth of loads in flight, too few to cover the memory latency.) At least
+// 2: a lane alone per row walks every longer-than-mean row serially, while its partner
+// costs only a shuffle. Its tile: the columns whose values of B (for every unrolled
+// nonzero) and sums a lane holds in registers per pass: 4 up to n = 4 (a wider tile would only cost registers and
 // occupancy), kVectorTile beyond (the entries of A are loaded once per kVectorTile
 // columns; wider tiles would spill or lower occupancy further, see
 // vector_rows_blocks_per_sm).
@@ -62,7 +61,7 @@ inline row_group choose_row_group(std::int64_t m, std::int64_t nnz, std::int64_t
     row_group g;
     const double mean = m > 0 ? double(nnz) / double(m) : 0.0;
     while (g.lanes < 32 && double(g.lanes) * 4.0 < mean) g.lanes *= 2;
-    g.tile = n == 1 ? 1 : n <= 4 ? 4 : kVectorTile;
+    g.tile = n <= 4 ? 4 : kVectorTile;
     return g;
 }
 

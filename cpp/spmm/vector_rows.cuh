@@ -7,8 +7,8 @@
 // tile). A fixed butterfly of shuffles then sums the group's partial sums, and lane
 // t % L writes column t of the tile.
 //
-// Why it exists: the other two families lay lanes over columns, which is wasted at
-// n == 1 and scatters a warp's loads over G cache lines when op(B) is column-wise. Here
+// Why it exists: the other two families lay column lanes over a row of op(B), which
+// scatters a warp's loads over G cache lines when op(B) is column-wise. Here
 // the lanes read one column of op(B) each at the rows their nonzeros name, through the
 // strides of dense_in, so every layout and opB work unchanged.
 //
@@ -20,9 +20,9 @@
 
 namespace tcs::spmm {
 
-// Nonzeros per lane whose loads are in flight together: TN values of B each, so fewer
-// for wider tiles (4 loads of B per lane at TN = 1, 8 at TN = 4, 16 at TN = 8).
-template <int TN> inline constexpr int vector_unroll = TN == 1 ? 4 : 2;
+// Nonzeros per lane whose loads are in flight together: TN values of B each (8 loads of
+// B per lane at TN = 4, 16 at TN = 8).
+template <int TN> inline constexpr int vector_unroll = 2;
 
 template <class T, class TC, int L, int TN>
 __global__ void __launch_bounds__(kThreads, vector_rows_blocks_per_sm(sizeof(T), TN))
