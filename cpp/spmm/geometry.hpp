@@ -78,12 +78,21 @@ struct row_group {
 // every warp it can get.
 constexpr int vector_rows_blocks_per_sm(std::size_t, int tile) { return tile == 4 ? 10 : 8; }
 
+// The device's SMs (an H100's 132 when the properties are missing).
+inline std::int64_t sm_count_of(const device_info* device) {
+    return device && device->sm_count > 0 ? device->sm_count : 132;
+}
+
 // Lane groups of geometry g that the device holds at once, `blocks_per_sm` blocks of
-// kThreads on each SM (an H100's 132 SMs when the properties are missing).
+// kThreads on each SM.
 inline std::int64_t resident_groups(const device_info* device, const geometry& g,
                                     int blocks_per_sm) {
-    const std::int64_t sms = device && device->sm_count > 0 ? device->sm_count : 132;
-    return sms * kThreads * blocks_per_sm / g.lanes;
+    return sm_count_of(device) * kThreads * blocks_per_sm / g.lanes;
+}
+
+// Threads of row-split's groups: G*R lanes for every (row, slab).
+inline double group_threads(std::int64_t m, std::int64_t n, const geometry& g) {
+    return double(m) * double((n + g.slab() - 1) / g.slab()) * g.lanes * g.rows_lanes;
 }
 
 // Row-split's geometry. It starts from the widest slab (choose_geometry: A read once
@@ -107,13 +116,10 @@ inline geometry choose_split(std::int64_t m, std::int64_t nnz, std::int64_t n,
     geometry g = choose_geometry(n, element_bytes);
     g.strided = n % g.width != 0;
     const double mean = m > 0 ? double(nnz) / double(m) : 0.0;
-    const std::int64_t sms = device && device->sm_count > 0 ? device->sm_count : 132;
-    const double resident = double(sms) * kThreads * row_split_blocks_per_sm(element_bytes);
+    const double resident =
+        double(sm_count_of(device)) * kThreads * row_split_blocks_per_sm(element_bytes);
     g.rows_lanes = rows_lanes_for(g, mean);
-    const auto threads = [&](const geometry& x) {
-        return double(m) * double((n + x.slab() - 1) / x.slab()) * x.lanes * x.rows_lanes;
-    };
-    while (threads(g) < resident && g.lanes * g.vectors > kMinSlabLanes) {
+    while (group_threads(m, n, g) < resident && g.lanes * g.vectors > kMinSlabLanes) {
         if (g.vectors == 2)
             g.vectors = 1;
         else
@@ -190,11 +196,9 @@ inline long_plan plan_long_rows(const geometry& g, std::int64_t m, std::int64_t 
                                 std::int64_t n, const device_info* device) {
     long_plan p;
     const double mean = m > 0 ? double(nnz) / double(m) : 0.0;
-    const std::int64_t sms = device && device->sm_count > 0 ? device->sm_count : 132;
-    const std::int64_t wave = sms * row_split_blocks_per_sm(kVectorBytes / g.width);
-    const double groups_threads =
-        double(m) * double((n + g.slab() - 1) / g.slab()) * g.lanes * g.rows_lanes;
-    const bool underfilled = groups_threads < double(wave) * kThreads;
+    const std::int64_t wave =
+        sm_count_of(device) * row_split_blocks_per_sm(kVectorBytes / g.width);
+    const bool underfilled = group_threads(m, n, g) < double(wave) * kThreads;
     const int lanes = long_lanes(g.lanes), very_lanes = very_long_lanes(g.lanes);
     std::int64_t threshold =
         std::int64_t(underfilled ? kLongChunksUnderfilled : kLongChunks) * g.rows_lanes * g.unroll();
