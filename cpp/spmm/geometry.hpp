@@ -63,6 +63,22 @@ constexpr int row_split_blocks_per_sm(std::size_t element_bytes) {
     return element_bytes == 2 ? 5 : 7;
 }
 
+// Row-split's kernels by what they do with very long rows: take each (row, slab) whole,
+// or cut it into parts (tier 1 of plan_long_rows), compiled for 7 blocks per SM or,
+// where the groups fill the device, for 9. With parts, ptxas takes up to the cap of 72
+// registers; 9 blocks (56 registers, aligned B of 4- or 8-byte elements, one vector per
+// lane: 16-bit elements or two vectors would spill) let the groups' blocks run beside
+// the wave of long-row blocks (H100, n = 8: banded_1m_hb4, rgg_n_2_15_s0,
+// stencil27_d3_30 took 0.8x the time), but slow the parts on the small power-law graphs
+// that leave the device underfilled (as-caida, rajat01: 1.2x the time).
+inline constexpr int kWhole = 0, kParts = 1, kPartsFilled = 2;
+constexpr int row_split_kernel_blocks(std::size_t element_bytes, bool vector, int vectors,
+                                      int parts) {
+    return parts == kPartsFilled && vector && vectors == 1 && element_bytes >= 4
+               ? 9
+               : row_split_blocks_per_sm(element_bytes);
+}
+
 // CSR-vector (vector_rows.cuh) lays its lanes over A's nonzeros instead: a group of
 // `lanes` lanes per row of op(A), each lane summing every lanes-th nonzero for `tile`
 // columns of C at a time. It needs no buffer and no partition, so it leaves the
@@ -102,7 +118,10 @@ inline double group_threads(std::int64_t m, std::int64_t n, const geometry& g) {
 // still fills the device, each group re-reading its rows of A (small, from L2). Its
 // nonzero lanes: the fewest that give every lane of a mean row at most one load batch
 // (unroll() nonzeros), within a warp. More lanes shorten the chain of dependent loads a
-// row costs (the column index, then B); fewer waste no lanes on short rows.
+// row costs (the column index, then B); fewer waste no lanes on short rows. Where the
+// groups still leave half the device idle, more nonzero lanes, up to a warp per row:
+// the longer-than-mean rows' chains shrink at no cost (H100, n = 1 and 8: hep-th,
+// bips98_606, Si2, bayer10 from 9-13 us to 6-8).
 inline constexpr int kMinSlabLanes = 8;
 
 inline int rows_lanes_for(const geometry& g, double mean) {
@@ -126,6 +145,10 @@ inline geometry choose_split(std::int64_t m, std::int64_t nnz, std::int64_t n,
             g.lanes /= 2;
         g.rows_lanes = rows_lanes_for(g, mean);
     }
+    // Still short of the device's threads: more nonzero lanes cost nothing the device
+    // has to wait for (they would idle) and cut the longer-than-mean rows' chains.
+    while (g.lanes * g.rows_lanes < 32 && 2 * group_threads(m, n, g) <= resident)
+        g.rows_lanes *= 2;
     return g;
 }
 
@@ -136,9 +159,12 @@ inline geometry choose_split(std::int64_t m, std::int64_t nnz, std::int64_t n,
 // more column lanes, more than kLongMin nonzeros. The groups
 // skip it; instead whole blocks take it, kThreads lanes over its nonzeros with partial
 // sums added through shared memory, one block per column slab of long_lanes(G) column
-// lanes. A row of more than kLongChunks of such a block's load batches is "very long"
-// and gets slabs of kVeryLongLanes column lanes: more blocks, each with 4x the nonzero
-// lanes.
+// lanes. A row of more than kLongChunks of such a block's load batches is "very long":
+// it gets slabs of kVeryLongLanes column lanes (more blocks, each with more nonzero
+// lanes) and, when it has at most kVeryLongParts / 4 such slabs, its nonzeros are cut
+// into kVeryLongParts / slabs parts, a block each; the block that finishes a (row,
+// slab) last adds the parts' partial sums, in part order, from the buffer
+// (row_split.cuh).
 //
 // Why (H100, fp32, against cuSPARSE in the same run): a row of thousands of nonzeros
 // (a2nnsnsl, as-caida, rmat) kept one group busy long after the rest of the device was
@@ -150,6 +176,12 @@ inline geometry choose_split(std::int64_t m, std::int64_t nnz, std::int64_t n,
 // batches alone, every row of stencil27 at n = 512 and of bcsstk16 at n = 128 was
 // "long", 5-25x slower than cuSPARSE. Underfilled devices (a few hundred rows:
 // mbeacxc, aa3) gain from lending long rows more lanes.
+//
+// Parts, because one block per (row, slab) left a row of thousands of nonzeros a chain
+// of tens of dependent load batches, the kernel's tail at small n (a2nnsnsl's rows of
+// 5003: 0.6x cuSPARSE at n = 1, 28 us at n = 8 where parts take 13). Only at small n:
+// at n >= 128 a row's slabs already make many tasks, and 8 parts each made them the
+// tail (rmat_g500_s16 at n = 512: 597 us against 390).
 //
 // preprocess (or a run without it) lists the long and very long rows on the device;
 // the kernel reads the counts there, so the host never waits for them. Blocks for
@@ -165,6 +197,7 @@ inline constexpr std::int64_t kLongMinUnderfilled = 32;
 inline constexpr int kTaskUnroll = 8;  // a long row's lanes own one vector (unroll<1, true>)
 inline constexpr double kLongMeanFactor = 2.0;
 inline constexpr int kVeryLongLanes = 2;
+inline constexpr int kVeryLongParts = 8;
 
 constexpr int long_lanes(int g) { return g >= 8 ? 8 : g < 2 ? g : 2; }
 constexpr int very_long_lanes(int g) { return g < kVeryLongLanes ? g : kVeryLongLanes; }
@@ -174,11 +207,17 @@ struct long_tier {
     std::int64_t threshold = 0x7fffffff;  // a row with more nonzeros belongs here (or above)
     std::int64_t capacity = 0;            // list entries: rows there can be at most
     std::int64_t slabs = 0;               // column slabs of a row
+    int parts = 1;                        // blocks a (row, slab) is cut into
+    std::int64_t slab_width = 0;          // columns of a slab (lanes * V)
+    // Very long tier: a ticket per (entry, slab), and the partial sums of its parts.
+    std::int64_t tickets() const { return parts > 1 ? capacity * slabs : 0; }
+    std::int64_t partials() const { return tickets() * parts * slab_width; }
 };
 
 struct long_plan {
     long_tier tiers[2];       // long, very long
     std::int64_t blocks = 0;  // blocks given to long rows
+    bool underfilled = false; // the groups hold fewer threads than the device runs at once
     bool any() const { return blocks > 0; }
 };
 
@@ -187,8 +226,8 @@ inline long_tier tier_of(std::int64_t threshold, int lanes, const geometry& g, s
     long_tier t;
     t.threshold = std::min<std::int64_t>(threshold, 0x7ffffffe);
     t.capacity = std::min(m, nnz / (t.threshold + 1));
-    const std::int64_t slab = std::int64_t(lanes) * g.width;
-    t.slabs = (n + slab - 1) / slab;
+    t.slab_width = std::int64_t(lanes) * g.width;
+    t.slabs = (n + t.slab_width - 1) / t.slab_width;
     return t;
 }
 
@@ -199,6 +238,7 @@ inline long_plan plan_long_rows(const geometry& g, std::int64_t m, std::int64_t 
     const std::int64_t wave =
         sm_count_of(device) * row_split_blocks_per_sm(kVectorBytes / g.width);
     const bool underfilled = group_threads(m, n, g) < double(wave) * kThreads;
+    p.underfilled = underfilled;
     const int lanes = long_lanes(g.lanes), very_lanes = very_long_lanes(g.lanes);
     std::int64_t threshold =
         std::int64_t(underfilled ? kLongChunksUnderfilled : kLongChunks) * g.rows_lanes * g.unroll();
@@ -206,13 +246,13 @@ inline long_plan plan_long_rows(const geometry& g, std::int64_t m, std::int64_t 
     if (!underfilled) threshold = std::max(threshold, std::int64_t(kLongMeanFactor * mean));
     if (g.lanes >= 16) threshold = std::max(threshold, kLongMin);
     p.tiers[0] = tier_of(threshold, lanes, g, m, nnz, n);
-    if (very_lanes < lanes) {
-        const std::int64_t very =
-            std::max(threshold, std::int64_t(kLongChunks) * (kThreads / lanes) * kTaskUnroll);
-        p.tiers[1] = tier_of(very, very_lanes, g, m, nnz, n);
-    }
-    const std::int64_t tasks =
-        p.tiers[0].capacity * p.tiers[0].slabs + p.tiers[1].capacity * p.tiers[1].slabs;
+    const std::int64_t very =
+        std::max(threshold, std::int64_t(kLongChunks) * (kThreads / lanes) * kTaskUnroll);
+    p.tiers[1] = tier_of(very, very_lanes, g, m, nnz, n);
+    if (p.tiers[1].slabs <= kVeryLongParts / 4)
+        p.tiers[1].parts = int(kVeryLongParts / p.tiers[1].slabs);
+    const std::int64_t tasks = p.tiers[0].capacity * p.tiers[0].slabs +
+                               p.tiers[1].capacity * p.tiers[1].slabs * p.tiers[1].parts;
     p.blocks = std::min(tasks, wave);
     return p;
 }
@@ -225,7 +265,11 @@ struct split_view {
     const int* lists[2] = {nullptr, nullptr};  // device: the tiers' rows, in any order
     std::int64_t capacity[2] = {0, 0};     // the lists' sizes
     std::int64_t slabs[2] = {0, 0};        // column slabs per row of each tier
+    int parts = 1;                         // tier 1: blocks per (row, slab)
+    int* tickets = nullptr;                // tier 1: parts done per (entry, slab), 0 between runs
+    void* partials = nullptr;              // tier 1: accumulators, [entry][slab][part][column]
     std::int64_t long_blocks = 0;          // the grid's first blocks, for listed rows
+    bool underfilled = false;              // host only: picks the kernel (kParts or kPartsFilled)
     std::int64_t row_blocks = 0;           // blocks of groups per column slab
 };
 

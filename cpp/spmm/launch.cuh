@@ -53,8 +53,21 @@ void launch_row_split(const product& p) {
     S.row_blocks = (p.rows + kThreads / (G * R) - 1) / (kThreads / (G * R));
     const std::int64_t limit = 0x7fffffff;
     const std::int64_t blocks = S.long_blocks + std::min(S.row_blocks * p.slabs, limit - S.long_blocks);
-    launch_kernel("row_split_kernel", row_split_kernel<T, TC, G, R, NV, Vector>,
-                  dim3(unsigned(blocks)), kThreads, p.stream, o.A, o.B, o.C, o.alpha, o.beta, S);
+    // Parts are planned only where a very long row has at most 2 slabs of 2 column
+    // lanes, i.e. n <= 4 vectors: G <= 4. Elsewhere kWhole takes the rows whole, right
+    // for any plan.
+    auto kernel = row_split_kernel<T, TC, G, R, NV, Vector, kWhole>;
+    if constexpr (G <= 4) {
+        constexpr bool filled_kernel =
+            row_split_kernel_blocks(sizeof(T), Vector, NV, kPartsFilled) !=
+            row_split_kernel_blocks(sizeof(T), Vector, NV, kParts);
+        if (S.parts > 1) kernel = row_split_kernel<T, TC, G, R, NV, Vector, kParts>;
+        if constexpr (filled_kernel)
+            if (S.parts > 1 && !S.underfilled)
+                kernel = row_split_kernel<T, TC, G, R, NV, Vector, kPartsFilled>;
+    }
+    launch_kernel("row_split_kernel", kernel, dim3(unsigned(blocks)), kThreads, p.stream, o.A, o.B,
+                  o.C, o.alpha, o.beta, S);
 }
 
 template <class T, class TC, int G, int NV, bool Vector>

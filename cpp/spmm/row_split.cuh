@@ -9,14 +9,16 @@
 // list of long rows exists, see long_rows_kernel): such a block gives one long row all
 // of its kThreads lanes, long_lanes(G) column lanes times the rest as nonzero lanes,
 // for a narrower slab of columns, and adds its warps' sums through shared memory.
-// A row thousands of nonzeros long then costs a few load batches per lane, spread over
-// many blocks, instead of one group's thousands.
+// A very long row is also cut into parts, a block each, whose partial sums the last of
+// them adds. A row thousands of nonzeros long then costs a few load batches per lane,
+// spread over many blocks, instead of one group's thousands.
 //
-// Deterministic: the split of a row over lanes depends only on the geometry and the
-// row's length, each lane sums in row order and the additions after that have a fixed
-// order. Every element of C is written by exactly one lane; the product uses no
-// atomics (only the listing of long rows does, and the order of a list changes no
-// result) and no buffer beyond the lists.
+// Deterministic: the split of a row over lanes and parts depends only on the geometry
+// and the row's length, each lane sums in row order and the additions after that have
+// a fixed order (parts: in part order, whichever block adds them). Every element of C
+// is written by exactly one lane. Atomics only count: the listing of long rows (the
+// order of a list changes no result) and the very long rows' tickets (which block adds
+// the parts changes no result).
 #pragma once
 
 #include "spmm/operands.cuh"
@@ -60,42 +62,103 @@ __device__ __forceinline__ void sum_row(const sparse_rows<T>& A, const dense_in<
     }
 }
 
-// Task `t` of tier `tier`: row list[t / slabs], column slab t % slabs, with G column
-// lanes and kThreads / G nonzero lanes.
+// Adds a long row's partial sums across the block's warps, through shared memory:
+// afterwards threads 0..G-1 hold the row's sums for their column lane.
+template <class A, int G, int V>
+__device__ __forceinline__ void add_warps(A (&sum)[1][V]) {
+    constexpr int kWarps = kThreads / 32;
+    __shared__ A part[kWarps][G][V];
+    add_across<G, 32>(sum);
+    if (threadIdx.x % 32 < G)
+#pragma unroll
+        for (int e = 0; e < V; ++e) part[threadIdx.x / 32][threadIdx.x % G][e] = sum[0][e];
+    __syncthreads();
+    if (threadIdx.x < G) {
+#pragma unroll
+        for (int e = 0; e < V; ++e) {
+            sum[0][e] = part[0][threadIdx.x][e];
+#pragma unroll
+            for (int w = 1; w < kWarps; ++w) sum[0][e] += part[w][threadIdx.x][e];
+        }
+    }
+    __syncthreads();  // part is rewritten by the next task
+}
+
+// Task `t` of a tier of long rows in one part: row list[t / slabs], column slab
+// t % slabs, with G column lanes and kThreads / G nonzero lanes.
 template <class T, class TC, int G, bool Vector>
 __device__ __forceinline__ void long_row_task(const sparse_rows<T>& A, const dense_in<T>& B,
                                               const dense_out<TC>& C, acc_t<T> al, acc_t<T> be,
                                               const split_view& S, int tier, std::int64_t t) {
     using acc = acc_t<T>;
-    constexpr int V = vector_width<T>, P = kThreads / G, kWarps = kThreads / 32;
-    __shared__ acc part[kWarps][G][V];
-    const int lane = int(threadIdx.x % G);
+    constexpr int V = vector_width<T>, P = kThreads / G;
     const int row = load_ro(S.lists[tier] + t / S.slabs[tier]);
-    const columns<G, 1, V> cols(t % S.slabs[tier], lane, C.cols);
+    const columns<G, 1, V> cols(t % S.slabs[tier], int(threadIdx.x % G), C.cols);
     const int begin = A.row_begin(row);
     const unsigned length = unsigned(A.row_end(row) - begin);
     acc sum[1][V];
     clear(sum);
     sum_row<T, G, 1, Vector>(A, B, C.cols, begin, length, threadIdx.x / G, P, cols, sum);
-    add_across<G, 32>(sum);
-    if (threadIdx.x % 32 < G)
+    add_warps<acc, G, V>(sum);
+    if (threadIdx.x < G) store_row(C, row, cols, sum, al, be);
+}
+
+// Task `t` of the very long rows (tier 1) when they are cut into parts (S.parts > 1):
+// part q of row list[e]'s nonzeros, column slab l, with t = (e * slabs + l) * parts + q. Each part leaves its partial sums in
+// the buffer; the block that takes the (row, slab)'s last ticket adds them in part
+// order (the same order whichever block comes last) and stores the row.
+template <class T, class TC, int G, bool Vector>
+__device__ __forceinline__ void part_task(const sparse_rows<T>& A, const dense_in<T>& B,
+                                          const dense_out<TC>& C, acc_t<T> al, acc_t<T> be,
+                                          const split_view& S, std::int64_t t) {
+    using acc = acc_t<T>;
+    constexpr int V = vector_width<T>, P = kThreads / G, W = G * V;
+    __shared__ bool last;
+    {
+        const std::int64_t task = t / S.parts;  // (entry, slab)
+        const unsigned piece = unsigned(t - task * S.parts);
+        const int row = load_ro(S.lists[1] + task / S.slabs[1]);
+        const columns<G, 1, V> cols(task % S.slabs[1], int(threadIdx.x % G), C.cols);
+        const int begin = A.row_begin(row);
+        const unsigned length = unsigned(A.row_end(row) - begin);
+        const unsigned size = (length + unsigned(S.parts) - 1) / unsigned(S.parts);
+        const unsigned lo = min(length, piece * size), hi = min(length, lo + size);
+        acc sum[1][V];
+        clear(sum);
+        sum_row<T, G, 1, Vector>(A, B, C.cols, begin + int(lo), hi - lo, threadIdx.x / G, P,
+                                 cols, sum);
+        add_warps<acc, G, V>(sum);
+        if (threadIdx.x < G) {
+            acc* mine = static_cast<acc*>(S.partials) + t * W + threadIdx.x * V;
 #pragma unroll
-        for (int e = 0; e < V; ++e) part[threadIdx.x / 32][lane][e] = sum[0][e];
-    __syncthreads();
-    if (threadIdx.x < G) {
-#pragma unroll
-        for (int e = 0; e < V; ++e) {
-            sum[0][e] = part[0][lane][e];
-#pragma unroll
-            for (int w = 1; w < kWarps; ++w) sum[0][e] += part[w][lane][e];
+            for (int e = 0; e < V; ++e) mine[e] = sum[0][e];
+            __threadfence();  // the partial sums before the ticket, device-wide
         }
-        store_row(C, row, cols, sum, al, be);
     }
-    __syncthreads();  // part is rewritten by the next task
+    __syncthreads();
+    const std::int64_t task = t / S.parts;
+    if (threadIdx.x == 0) last = atomicAdd(S.tickets + task, 1) == S.parts - 1;
+    __syncthreads();
+    if (last && threadIdx.x < G) {
+        __threadfence();
+        const int row = load_ro(S.lists[1] + task / S.slabs[1]);
+        const columns<G, 1, V> cols(task % S.slabs[1], int(threadIdx.x), C.cols);
+        const acc* parts = static_cast<const acc*>(S.partials) + task * S.parts * W + threadIdx.x * V;
+        acc sum[1][V];
+        clear(sum);
+        // From L2 (__ldcg): the other parts' sums were written by other SMs.
+        for (int q = 0; q < S.parts; ++q)
+#pragma unroll
+            for (int e = 0; e < V; ++e) sum[0][e] += __ldcg(parts + q * W + e);
+        store_row(C, row, cols, sum, al, be);
+        if (threadIdx.x == 0) S.tickets[task] = 0;  // ready for the next run
+    }
+    __syncthreads();  // last is rewritten by the next task
 }
 
 // The listed rows' tasks, very long rows first (the longest chains start earliest).
-template <class T, class TC, int G, bool Vector>
+// Parts: the very long rows are cut into parts (S.parts > 1).
+template <class T, class TC, int G, bool Vector, int Parts>
 __device__ __forceinline__ void long_rows_block(const sparse_rows<T>& A, const dense_in<T>& B,
                                                 const dense_out<TC>& C, acc_t<T> al,
                                                 acc_t<T> be, const split_view& S) {
@@ -105,17 +168,23 @@ __device__ __forceinline__ void long_rows_block(const sparse_rows<T>& A, const d
         tasks[tier] = S.capacity[tier] == 0
                           ? 0
                           : min(std::int64_t(load_ro(S.counts + tier)), S.capacity[tier]) *
-                                S.slabs[tier];
+                                S.slabs[tier] * (tier == 1 && Parts != kWhole ? S.parts : 1);
     for (std::int64_t t = blockIdx.x; t < tasks[0] + tasks[1]; t += S.long_blocks) {
-        if (t < tasks[1])
-            long_row_task<T, TC, very_long_lanes(G), Vector>(A, B, C, al, be, S, 1, t);
-        else
+        if (t >= tasks[1])
             long_row_task<T, TC, long_lanes(G), Vector>(A, B, C, al, be, S, 0, t - tasks[1]);
+        else if constexpr (Parts != kWhole)
+            part_task<T, TC, very_long_lanes(G), Vector>(A, B, C, al, be, S, t);
+        else
+            long_row_task<T, TC, very_long_lanes(G), Vector>(A, B, C, al, be, S, 1, t);
     }
 }
 
-template <class T, class TC, int G, int R, int NV, bool Vector>
-__global__ void __launch_bounds__(kThreads, row_split_blocks_per_sm(sizeof(T)))
+// Parts (kWhole, kParts, kPartsFilled, see geometry.hpp): separate kernels for very
+// long rows cut into parts, only where the plan cuts them (small n), because the part
+// tasks' registers changed how ptxas allocated the groups' loop: compiled into every
+// kernel, they cost 11-17% at n = 128 on the H100.
+template <class T, class TC, int G, int R, int NV, bool Vector, int Parts>
+__global__ void __launch_bounds__(kThreads, row_split_kernel_blocks(sizeof(T), Vector, NV, Parts))
     row_split_kernel(sparse_rows<T> A, dense_in<T> B, dense_out<TC> C, scalar<acc_t<T>> alpha,
                      scalar<acc_t<T>> beta, split_view S) {
     static_assert(G * R <= 32 && kThreads % (G * R) == 0, "a row's lanes lie in one warp");
@@ -123,7 +192,7 @@ __global__ void __launch_bounds__(kThreads, row_split_blocks_per_sm(sizeof(T)))
     constexpr int V = vector_width<T>, W = G * R;
     const acc al = alpha.get(), be = beta.get();
     if (blockIdx.x < S.long_blocks) {  // the whole block takes this branch
-        long_rows_block<T, TC, G, Vector>(A, B, C, al, be, S);
+        long_rows_block<T, TC, G, Vector, Parts>(A, B, C, al, be, S);
         return;
     }
     const int lane = int(threadIdx.x % G);

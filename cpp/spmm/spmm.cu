@@ -10,7 +10,8 @@
 //                  analyse, merge-path carry-out records during the product: the two
 //                  are never alive at once on the stream
 //   kept           opA = T: A^T's row offsets, column indices, permutation, values
-//                  row-split: the count and list of long rows
+//                  row-split: the counts and lists of long rows, the very long rows'
+//                  tickets (zero between runs) and partial sums
 //                  merge-path: the partition (segment start rows)
 #include "spmm/spmm.hpp"
 
@@ -78,8 +79,10 @@ std::size_t accumulator_bytes(const problem& p) { return p.a.type == value_type:
 
 struct carved {
     transposed_csr t;        // opA = T
-    int* long_counts = nullptr;          // row-split: a count per tier of long rows
+    int* long_counts = nullptr;          // row-split: a count per tier of long rows,
+    std::size_t long_zeroed = 0;         // followed by the tickets: ints zeroed by analyse
     int* long_lists[2] = {nullptr, nullptr};
+    void* partials = nullptr;
     int* limits = nullptr;   // merge-path: seg.count + 1
     void* records = nullptr; // merge-path: seg.count * n accumulators
     std::size_t bytes = 0;
@@ -105,9 +108,12 @@ carved carve(const problem& p, const shape& s, void* buffer) {
         out.t = carve_transposed(p.a, kept, scratch);
     }
     if (s.longs.any()) {
-        out.long_counts = kept.take<int>(2);
+        const long_tier& very = s.longs.tiers[1];
+        out.long_zeroed = 2 + std::size_t(very.tickets());
+        out.long_counts = kept.take<int>(out.long_zeroed);
         for (int tier = 0; tier < 2; ++tier)
             out.long_lists[tier] = kept.take<int>(std::size_t(s.longs.tiers[tier].capacity));
+        out.partials = kept.take<char>(std::size_t(very.partials()) * accumulator_bytes(p));
     }
     if (merge) {
         out.limits = kept.take<int>(std::size_t(s.seg.count) + 1);
@@ -161,7 +167,11 @@ split_view split_of(const shape& s, const carved& b) {
         v.capacity[tier] = s.longs.tiers[tier].capacity;
         v.slabs[tier] = s.longs.tiers[tier].slabs;
     }
+    v.parts = s.longs.tiers[1].parts;
+    v.tickets = b.long_counts + 2;
+    v.partials = b.partials;
     v.long_blocks = s.longs.blocks;
+    v.underfilled = s.longs.underfilled;
     return v;
 }
 
@@ -170,7 +180,7 @@ split_view split_of(const shape& s, const carved& b) {
 void list_long_rows(const problem& p, const shape& s, const carved& b) {
     if (!s.longs.any()) return;
     const csr_rows a = op_a(p, b);
-    check_cuda(cudaMemsetAsync(b.long_counts, 0, 2 * sizeof(int), p.stream),
+    check_cuda(cudaMemsetAsync(b.long_counts, 0, b.long_zeroed * sizeof(int), p.stream),
                "SpMM long rows reset");
     launch_kernel("long_rows_kernel", long_rows_kernel<>, dim3(unsigned((s.m + 255) / 256)), 256,
                   p.stream, a.row_ptr, int(s.m), split_of(s, b), b.long_counts);
