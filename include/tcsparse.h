@@ -558,7 +558,7 @@ TCS_API tcsStatus_t tcsSpGEMM_copy(tcsHandle_t handle, tcsOperation_t opA, tcsOp
  *  - Asynchronous, no allocation, no synchronization: tcsSpMM may be captured in a
  *    CUDA graph. Deterministic: the same input, algorithm, handle device and sizes
  *    give bitwise the same C, with or without preprocess (the kernel and the order of
- *    the sums follow from the sizes, never from timing or atomics).
+ *    the sums follow from the sizes, never from timing; atomics only count).
  *  - Statuses: SUCCESS; INVALID_VALUE (NULL or inconsistent arguments, enums out of
  *    range, dimensions that do not match, buffer NULL when the size is > 0);
  *    NOT_SUPPORTED (a format or type combination this version lacks);
@@ -587,7 +587,9 @@ TCS_API tcsStatus_t tcsSpMM_preprocess(tcsHandle_t handle, tcsOperation_t opA,
                                        void* externalBuffer);
 
 /** Computes C = alpha*op(A)*op(B) + beta*C. Without an earlier preprocess on this
- *  buffer, it does the analysis itself on each call. */
+ *  buffer, it does the analysis itself on each call. The buffer carries counters from
+ *  call to call (each call leaves them as it found them): calls that may run at the
+ *  same time, on different streams, need buffers of their own. */
 TCS_API tcsStatus_t tcsSpMM(tcsHandle_t handle, tcsOperation_t opA, tcsOperation_t opB,
                             const void* alpha, tcsConstSpMatDescr_t matA,
                             tcsConstDnMatDescr_t matB, const void* beta, tcsDnMatDescr_t matC,
