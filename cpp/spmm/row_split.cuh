@@ -104,9 +104,10 @@ __device__ __forceinline__ void long_row_task(const sparse_rows<T>& A, const den
 }
 
 // Task `t` of the very long rows (tier 1) when they are cut into parts (S.parts > 1):
-// part q of row list[e]'s nonzeros, column slab l, with t = (e * slabs + l) * parts + q. Each part leaves its partial sums in
-// the buffer; the block that takes the (row, slab)'s last ticket adds them in part
-// order (the same order whichever block comes last) and stores the row.
+// part q of row list[e]'s nonzeros, column slab l, with t = (e * slabs + l) * parts + q.
+// Each part leaves its partial sums in the buffer; the block that takes the (row,
+// slab)'s last ticket adds them in part order (the same order whichever block comes
+// last) and stores the row.
 template <class T, class TC, int G, bool Vector>
 __device__ __forceinline__ void part_task(const sparse_rows<T>& A, const dense_in<T>& B,
                                           const dense_out<TC>& C, acc_t<T> al, acc_t<T> be,
