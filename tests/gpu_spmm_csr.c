@@ -677,6 +677,35 @@ static void test_power_law(void** state) {
     tcst_csr_free(&a);
 }
 
+/* Enough rows that row-split's groups make several waves of the device (its "busy"
+ * geometry: one nonzero lane per row and, where a warp of column lanes would cover
+ * the slab with one vector each, two rows per warp with two vectors per lane): n = 96
+ * and 128 in fp32, 40 and 64 in fp64 (slabs wider than C; B's columns read element by
+ * element for n = 33), with long rows listed beside the groups, empty rows,
+ * unsorted columns, base one, beta 0 with NaN in C or beta 0.5, and B or C
+ * column-major. */
+static void test_busy_device(void** state) {
+    (void)state;
+    static const int64_t ns32[] = {33, 96, 128}, ns64[] = {40, 64, 128};
+    tcst_csr a;
+    gen_mixed(&a, fx.quick ? 24000 : 60000, 9000, 12, 0.1, 40, 700, 0.2);
+    tcst_csr_shuffle_columns(&a, tcst_rng_next(&fx.rng));
+    for (int type = FP32; type <= FP64; ++type)
+        for (int ni = 0; ni < 3; ++ni) {
+            spmm_case sc = plain_case(type, type == FP32 ? ns32[ni] : ns64[ni],
+                                      ni == 0 ? TCS_SPMM_CSR_ROWSPLIT : TCS_SPMM_ALG_DEFAULT);
+            sc.base = random_below(2);
+            sc.beta = random_below(2) ? 0.5 : 0.0;
+            sc.device_scalars = random_below(2);
+            sc.preprocess = ni != 1;
+            check_case(&a, &sc);
+            sc.b_row = ni == 2 ? 0 : 1;
+            sc.c_row = ni == 1 ? 0 : 1;
+            check_case(&a, &sc);
+        }
+    tcst_csr_free(&a);
+}
+
 /* ---- CSR-vector ----------------------------------------------------------------- */
 
 /* The automatic rule's CSR-vector family (column-wise op(B) from n = 2 up to n = 16;
@@ -1147,6 +1176,7 @@ int main(void) {
         cmocka_unit_test(test_layouts_bf16_to_fp32),
         cmocka_unit_test(test_long_rows),
         cmocka_unit_test(test_power_law),
+        cmocka_unit_test(test_busy_device),
         cmocka_unit_test(test_vector_rows),
         cmocka_unit_test(test_large),
         cmocka_unit_test(test_no_nonzeros),

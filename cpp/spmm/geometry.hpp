@@ -28,6 +28,8 @@ struct geometry {
     int vectors = 1;     // NV: vectors per lane (1 or 2)
     int width = 4;       // V: elements per vector, 16 / sizeof(B's element)
     int rows_lanes = 1;    // R: nonzero lanes per row (row-split only), G*R <= 32
+    int chain_lanes = 1;   // the R that shortens a row's chain (row-split; R = 1 when busy)
+    bool busy = false;     // row-split: the groups make kBusyWaves waves even with R = 1
     bool strided = false;  // n is no multiple of V: B is surely read element by element
     std::int64_t slab() const { return std::int64_t(lanes) * vectors * width; }
     // Nonzeros per lane in flight (unroll in operands.cuh; aligned row-major B may take
@@ -123,6 +125,7 @@ inline double group_threads(std::int64_t m, std::int64_t n, const geometry& g) {
 // the longer-than-mean rows' chains shrink at no cost (H100, n = 1 and 8: hep-th,
 // bips98_606, Si2, bayer10 from 9-13 us to 6-8).
 inline constexpr int kMinSlabLanes = 8;
+inline constexpr double kBusyWaves = 4.0;
 
 inline int rows_lanes_for(const geometry& g, double mean) {
     int r = 1;
@@ -149,14 +152,38 @@ inline geometry choose_split(std::int64_t m, std::int64_t nnz, std::int64_t n,
     // has to wait for (they would idle) and cut the longer-than-mean rows' chains.
     while (g.lanes * g.rows_lanes < 32 && 2 * group_threads(m, n, g) <= resident)
         g.rows_lanes *= 2;
+    g.chain_lanes = g.rows_lanes;
+    // Busy: the groups hold more than kBusyWaves times the threads the device runs at
+    // once. Other warps then hide a row's chain, and what counts is the load-store
+    // instructions per product (the kernels were issue-bound there: banded_1m_hb4 at
+    // n = 128, 79% of the load-store pipe busy, DRAM at 38%). So one nonzero lane per
+    // row (no butterfly; a row's column indices and values loaded once per column
+    // lane) and, where a warp of column lanes covers the slab with one vector each,
+    // half the lanes with two vectors each: two rows per warp, one index load for 8
+    // products instead of 4. H100, fp32, same run: banded_1m_hb4 at n = 32 and 128
+    // from 373 and 866 us to 228 and 589 (cuSPARSE 554 and 796), stencil27_d1_64 from
+    // 187 and 408 to 117 and 310; the power-law graphs within 2%. (Two vectors with R
+    // = 2 where the device is not busy, or fewer nonzero lanes there, were slower:
+    // bcsstk16 at n = 128, 24.5 us against 26.4 and 41.) The long-row threshold keeps
+    // the chain_lanes the groups had (plan_long_rows): measured with R = 1 it listed
+    // rmat_g500_s16's rows of 33-64 nonzeros too, 56 us against 50 at n = 32.
+    if (group_threads(m, n, g) > kBusyWaves * resident) {
+        g.busy = true;
+        g.rows_lanes = 1;
+        if (g.lanes == 32 && g.vectors == 1) {
+            g.lanes = 16;
+            g.vectors = 2;
+        }
+    }
     return g;
 }
 
 // Long rows (row-split). A row is "long" when it has more than kLongChunks load
-// batches of its group (when the groups leave the device underfilled: more than
-// kLongChunksUnderfilled batches and kLongMinUnderfilled nonzeros), more than
-// kLongMeanFactor times the mean row (not when underfilled) and, for groups of 16 or
-// more column lanes, more than kLongMin nonzeros. The groups
+// batches of its group (batches of chain_lanes nonzero lanes; when the groups leave the
+// device underfilled: more than kLongChunksUnderfilled batch and kLongMinUnderfilled
+// nonzeros), more than kLongMeanFactor times the mean row (kLongMeanFactorUnderfilled
+// when underfilled) and, for groups of 16 or more column lanes, more than kLongMin
+// nonzeros. The groups
 // skip it; instead whole blocks take it, kThreads lanes over its nonzeros with partial
 // sums added through shared memory, one block per column slab of long_lanes(G) column
 // lanes. A row of more than kLongChunks of such a block's load batches is "very long":
@@ -175,7 +202,11 @@ inline geometry choose_split(std::int64_t m, std::int64_t nnz, std::int64_t n,
 // 0.55x). The minimum and the mean factor keep regular rows with the groups: with load
 // batches alone, every row of stencil27 at n = 512 and of bcsstk16 at n = 128 was
 // "long", 5-25x slower than cuSPARSE. Underfilled devices (a few hundred rows:
-// mbeacxc, aa3) gain from lending long rows more lanes.
+// mbeacxc, aa3) gain from lending long rows more lanes: with one batch instead of two
+// for the groups, n = 8 took 7.7 and 8.2 us instead of 10.1 and 10.3 (PGPgiantcompo,
+// ca-HepTh: 8.1 and 7.9 instead of 9.9 and 9.4; H100, same run). The mean factor there
+// keeps rows near the mean with the groups: bcsstk16 (mean 59) listed half its rows at
+// a threshold of 64 and took 13.4 us instead of 10.2.
 //
 // Parts, because one block per (row, slab) left a row of thousands of nonzeros a chain
 // of tens of dependent load batches, the kernel's tail at small n (a2nnsnsl's rows of
@@ -191,11 +222,12 @@ inline geometry choose_split(std::int64_t m, std::int64_t nnz, std::int64_t n,
 // of long rows of rmat_g500_s16, wiki-Vote or email-Enron the tail: 0.4-0.7x cuSPARSE
 // at n >= 128 on the H100, against 0.8-1.0x with one wave.)
 inline constexpr int kLongChunks = 4;
-inline constexpr int kLongChunksUnderfilled = 2;
+inline constexpr int kLongChunksUnderfilled = 1;
 inline constexpr std::int64_t kLongMin = 64;
 inline constexpr std::int64_t kLongMinUnderfilled = 32;
 inline constexpr int kTaskUnroll = 8;  // a long row's lanes own one vector (unroll<1, true>)
 inline constexpr double kLongMeanFactor = 2.0;
+inline constexpr double kLongMeanFactorUnderfilled = 1.5;
 inline constexpr int kVeryLongLanes = 2;
 inline constexpr int kVeryLongParts = 8;
 
@@ -237,13 +269,14 @@ inline long_plan plan_long_rows(const geometry& g, std::int64_t m, std::int64_t 
     const double mean = m > 0 ? double(nnz) / double(m) : 0.0;
     const std::int64_t wave =
         sm_count_of(device) * row_split_blocks_per_sm(kVectorBytes / g.width);
-    const bool underfilled = group_threads(m, n, g) < double(wave) * kThreads;
+    const bool underfilled = !g.busy && group_threads(m, n, g) < double(wave) * kThreads;
     p.underfilled = underfilled;
     const int lanes = long_lanes(g.lanes), very_lanes = very_long_lanes(g.lanes);
     std::int64_t threshold =
-        std::int64_t(underfilled ? kLongChunksUnderfilled : kLongChunks) * g.rows_lanes * g.unroll();
+        std::int64_t(underfilled ? kLongChunksUnderfilled : kLongChunks) * g.chain_lanes * g.unroll();
     if (underfilled) threshold = std::max(threshold, kLongMinUnderfilled);
-    if (!underfilled) threshold = std::max(threshold, std::int64_t(kLongMeanFactor * mean));
+    threshold = std::max(threshold, std::int64_t((underfilled ? kLongMeanFactorUnderfilled
+                                                              : kLongMeanFactor) * mean));
     if (g.lanes >= 16) threshold = std::max(threshold, kLongMin);
     p.tiers[0] = tier_of(threshold, lanes, g, m, nnz, n);
     const std::int64_t very =

@@ -84,13 +84,12 @@ void launch_split(const product& p) {
     fail(errc::internal_error, "SpMM row-split nonzero lanes without kernel");
 }
 
+// Merge-path: the segments' kernel, then the fix-up of the rows they share.
 template <class T, class TC, int G, int NV, bool Vector>
-void launch_product(const product& p) {
+void launch_merge(const product& p, const operands<T, TC>& o) {
     using acc = acc_t<T>;
-    const operands<T, TC> o(p);
     constexpr std::int64_t groups_per_block = kThreads / G;
     const unsigned grid_y = unsigned(std::min<std::int64_t>(p.slabs, 65535));
-    if (p.alg == algorithm::row_split) return launch_split<T, TC, G, NV, Vector>(p);
     acc* records = static_cast<acc*>(p.records);
     const std::int64_t blocks = (p.merge.count + groups_per_block - 1) / groups_per_block;
     launch_kernel("merge_path_kernel", merge_path_kernel<T, TC, G, NV, Vector>,
@@ -101,6 +100,19 @@ void launch_product(const product& p) {
     launch_kernel("fixup_kernel", fixup_kernel<acc, TC>, dim3(unsigned(fix_blocks)), kThreads,
                   p.stream, o.A.row_ptr, o.A.base, o.A.rows, p.merge,
                   static_cast<const acc*>(records), o.C, o.alpha);
+}
+
+template <class T, class TC, int G, int NV, bool Vector>
+void launch_product(const product& p) {
+    const operands<T, TC> o(p);
+    if (p.alg == algorithm::row_split) return launch_split<T, TC, G, NV, Vector>(p);
+    // Two vectors on fewer than 32 lanes is row-split's busy geometry only
+    // (choose_split); merge-path's choose_geometry never makes it.
+    if constexpr (NV == 2 && G < 32) {
+        fail(errc::internal_error, "SpMM merge-path geometry without kernel");
+    } else {
+        launch_merge<T, TC, G, NV, Vector>(p, o);
+    }
 }
 
 template <class T, class TC, int G, int NV>
@@ -163,6 +175,7 @@ void launch(const product& p) {
     if (p.alg == algorithm::vector_rows) return launch_vector<T, TC>(p);
     if (p.geo.width != vector_width<T>) fail(errc::internal_error, "SpMM geometry of another type");
     if (p.geo.vectors == 2 && p.geo.lanes == 32) return launch_shape<T, TC, 32, 2>(p);
+    if (p.geo.vectors == 2 && p.geo.lanes == 16) return launch_shape<T, TC, 16, 2>(p);
     if (p.geo.vectors == 1) {
         switch (p.geo.lanes) {
         case 1: return launch_shape<T, TC, 1, 1>(p);
