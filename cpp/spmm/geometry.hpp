@@ -126,6 +126,7 @@ inline double group_threads(std::int64_t m, std::int64_t n, const geometry& g) {
 // bips98_606, Si2, bayer10 from 9-13 us to 6-8).
 inline constexpr int kMinSlabLanes = 8;
 inline constexpr double kBusyWaves = 4.0;
+inline constexpr double kBusyChain = 4.0;
 
 inline int rows_lanes_for(const geometry& g, double mean) {
     int r = 1;
@@ -167,13 +168,23 @@ inline geometry choose_split(std::int64_t m, std::int64_t nnz, std::int64_t n,
     // bcsstk16 at n = 128, 24.5 us against 26.4 and 41.) The long-row threshold keeps
     // the chain_lanes the groups had (plan_long_rows): measured with R = 1 it listed
     // rmat_g500_s16's rows of 33-64 nonzeros too, 56 us against 50 at n = 32.
+    //
+    // Groups of one or two column lanes (n <= 2 vectors) do 1-8 products per loaded
+    // nonzero, and there a row's chain still counts: their rows keep enough nonzero
+    // lanes for kBusyChain load batches per lane of a mean row (dense_blocks_131k_b8
+    // at n = 1 and 8: 84 and 76 us with R = 1, 52 and 67 with this; stencil27_d3_30 at
+    // n = 8: 74 and 54). Wider groups keep R = 1: stencil27_d3_30 at n = 32 and 128 took
+    // 123 and 282 us with the chain rule against 99 and 254.
     if (group_threads(m, n, g) > kBusyWaves * resident) {
         g.busy = true;
-        g.rows_lanes = 1;
         if (g.lanes == 32 && g.vectors == 1) {
             g.lanes = 16;
             g.vectors = 2;
         }
+        g.rows_lanes = 1;
+        while (g.lanes <= 2 && g.rows_lanes * g.lanes < 32 &&
+               mean > kBusyChain * g.rows_lanes * g.unroll())
+            g.rows_lanes *= 2;
     }
     return g;
 }
