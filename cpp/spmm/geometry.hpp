@@ -28,8 +28,8 @@ struct geometry {
     int vectors = 1;     // NV: vectors per lane (1 or 2)
     int width = 4;       // V: elements per vector, 16 / sizeof(B's element)
     int rows_lanes = 1;    // R: nonzero lanes per row (row-split only), G*R <= 32
-    int chain_lanes = 1;   // the R that shortens a row's chain (row-split; R = 1 when busy)
-    bool busy = false;     // row-split: the groups make kBusyWaves waves even with R = 1
+    int chain_lanes = 1;   // R before the busy rule: long rows are counted in its batches
+    bool busy = false;     // row-split: groups of over kBusyWaves x the device's threads
     bool strided = false;  // n is no multiple of V: B is surely read element by element
     std::int64_t slab() const { return std::int64_t(lanes) * vectors * width; }
     // Nonzeros per lane in flight (unroll in operands.cuh; aligned row-major B may take

@@ -86,8 +86,9 @@ void launch_split(const product& p) {
 
 // Merge-path: the segments' kernel, then the fix-up of the rows they share.
 template <class T, class TC, int G, int NV, bool Vector>
-void launch_merge(const product& p, const operands<T, TC>& o) {
+void launch_merge(const product& p) {
     using acc = acc_t<T>;
+    const operands<T, TC> o(p);
     constexpr std::int64_t groups_per_block = kThreads / G;
     const unsigned grid_y = unsigned(std::min<std::int64_t>(p.slabs, 65535));
     acc* records = static_cast<acc*>(p.records);
@@ -104,14 +105,13 @@ void launch_merge(const product& p, const operands<T, TC>& o) {
 
 template <class T, class TC, int G, int NV, bool Vector>
 void launch_product(const product& p) {
-    const operands<T, TC> o(p);
     if (p.alg == algorithm::row_split) return launch_split<T, TC, G, NV, Vector>(p);
     // Two vectors on fewer than 32 lanes is row-split's busy geometry only
     // (choose_split); merge-path's choose_geometry never makes it.
     if constexpr (NV == 2 && G < 32) {
         fail(errc::internal_error, "SpMM merge-path geometry without kernel");
     } else {
-        launch_merge<T, TC, G, NV, Vector>(p, o);
+        launch_merge<T, TC, G, NV, Vector>(p);
     }
 }
 
