@@ -101,6 +101,11 @@ inline std::int64_t sm_count_of(const device_info* device) {
     return device && device->sm_count > 0 ? device->sm_count : 132;
 }
 
+// Threads of row-split's kernels the device runs at once (its wave of blocks).
+inline double row_split_resident_threads(const device_info* device, std::size_t element_bytes) {
+    return double(sm_count_of(device)) * kThreads * row_split_blocks_per_sm(element_bytes);
+}
+
 // Lane groups of geometry g that the device holds at once, `blocks_per_sm` blocks of
 // kThreads on each SM.
 inline std::int64_t resident_groups(const device_info* device, const geometry& g,
@@ -139,8 +144,7 @@ inline geometry choose_split(std::int64_t m, std::int64_t nnz, std::int64_t n,
     geometry g = choose_geometry(n, element_bytes);
     g.strided = n % g.width != 0;
     const double mean = m > 0 ? double(nnz) / double(m) : 0.0;
-    const double resident =
-        double(sm_count_of(device)) * kThreads * row_split_blocks_per_sm(element_bytes);
+    const double resident = row_split_resident_threads(device, element_bytes);
     g.rows_lanes = rows_lanes_for(g, mean);
     while (group_threads(m, n, g) < resident && g.lanes * g.vectors > kMinSlabLanes) {
         if (g.vectors == 2)
@@ -280,7 +284,8 @@ inline long_plan plan_long_rows(const geometry& g, std::int64_t m, std::int64_t 
     const double mean = m > 0 ? double(nnz) / double(m) : 0.0;
     const std::int64_t wave =
         sm_count_of(device) * row_split_blocks_per_sm(kVectorBytes / g.width);
-    const bool underfilled = !g.busy && group_threads(m, n, g) < double(wave) * kThreads;
+    const bool underfilled =
+        !g.busy && group_threads(m, n, g) < row_split_resident_threads(device, kVectorBytes / g.width);
     p.underfilled = underfilled;
     const int lanes = long_lanes(g.lanes), very_lanes = very_long_lanes(g.lanes);
     std::int64_t threshold =

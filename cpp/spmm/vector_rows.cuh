@@ -22,7 +22,7 @@ namespace tcs::spmm {
 
 // Nonzeros per lane whose loads are in flight together: TN values of B each (8 loads of
 // B per lane at TN = 4, 16 at TN = 8).
-template <int TN> inline constexpr int vector_unroll = 2;
+inline constexpr int kVectorUnroll = 2;
 
 template <class T, class TC, int L, int TN>
 __global__ void __launch_bounds__(kThreads, vector_rows_blocks_per_sm(sizeof(T), TN))
@@ -30,7 +30,7 @@ __global__ void __launch_bounds__(kThreads, vector_rows_blocks_per_sm(sizeof(T),
                        scalar<acc_t<T>> beta) {
     static_assert(L >= 1 && L <= 32 && (L & (L - 1)) == 0, "a group is a power of two <= 32");
     using acc = acc_t<T>;
-    constexpr int U = vector_unroll<TN>;
+    constexpr int U = kVectorUnroll;
     constexpr unsigned kStep = unsigned(U * L);  // nonzeros a group consumes per step
 
     const std::int64_t row = std::int64_t(blockIdx.x) * (kThreads / L) + threadIdx.x / L;
