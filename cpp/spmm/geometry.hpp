@@ -56,6 +56,14 @@ inline std::int64_t slab_count(std::int64_t n, const geometry& g) {
     return (n + g.slab() - 1) / g.slab();
 }
 
+// Row-split's groups of at least this many lanes (G*R) load their rows' nonzeros
+// together (sum_row_warp in row_split.cuh); narrower ones each lane for itself. H100,
+// fp32, same run: from 8 lanes on the warp loads gained (n = 32 stencil27_d3_30 97 ->
+// 79 us, dense_blocks_131k_b8 125 -> 108); for groups of 2-4 lanes (n <= 8) they came
+// out even over the suite, single matrices up to 7% slower (delaunay_n15,
+// p2p-Gnutella31).
+inline constexpr int kWarpLoadLanes = 8;
+
 // Blocks per SM the product kernels are compiled for (__launch_bounds__), i.e. a
 // register cap of 65536 / (kThreads * blocks): the most blocks at which ptxas keeps the
 // kernels free of spills (-Xptxas -v, CUDA 13, sm_90). Row-split holds fewer values
@@ -73,9 +81,16 @@ constexpr int row_split_blocks_per_sm(std::size_t element_bytes) {
 // the wave of long-row blocks (H100, n = 8: banded_1m_hb4, rgg_n_2_15_s0,
 // stencil27_d3_30 took 0.8x the time), but slow the parts on the small power-law graphs
 // that leave the device underfilled (as-caida, rajat01: 1.2x the time).
+//
+// Two vectors per lane of aligned fp32 take 9 blocks in every kernel: with the warp
+// loads (sum_row_warp) they fit 56 registers, and the wider slabs at n > 128 (and the
+// busy geometry at n = 65..128) are latency-bound (H100, same run: n = 128 geomean
+// 1.48x -> 1.52x cuSPARSE, n = 512 rmat_g500_s16 352 -> 340 us, email-Enron 149 ->
+// 142). The host still plans with row_split_blocks_per_sm.
 inline constexpr int kWhole = 0, kParts = 1, kPartsFilled = 2;
 constexpr int row_split_kernel_blocks(std::size_t element_bytes, bool vector, int vectors,
                                       int parts) {
+    if (vector && vectors == 2 && element_bytes == 4) return 9;
     return parts == kPartsFilled && vector && vectors == 1 && element_bytes >= 4
                ? 9
                : row_split_blocks_per_sm(element_bytes);

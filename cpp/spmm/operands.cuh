@@ -169,6 +169,12 @@ template <class T, int G, int NV, bool Vector> struct chunk {
                 a[u] = element<T>::widen(load_ro(A.values + j + u * stride));
             }
         }
+        load_rows(B, kk, count, cols, n);
+    }
+
+    // The rows kk[u] of op(B) for the first count nonzeros (a[] already set).
+    __device__ __forceinline__ void load_rows(const dense_in<T>& B, const int (&kk)[U], int count,
+                                              const columns<G, NV, V>& cols, std::int64_t n) {
 #pragma unroll
         for (int u = 0; u < U; ++u)
 #pragma unroll

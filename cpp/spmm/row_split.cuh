@@ -3,7 +3,9 @@
 // (geometry.hpp), and a block of kThreads lanes takes kThreads/(G*R) consecutive rows of
 // one column slab. Nonzero lane q sums nonzeros q, q+R, q+2R, ... of the row for the
 // columns its column lane owns, U at a time with all their loads of B in flight; a fixed
-// butterfly of shuffles then adds the R partial sums and nonzero lane 0 writes C.
+// butterfly of shuffles then adds the R partial sums and nonzero lane 0 writes C. Groups
+// of kWarpLoadLanes lanes or more load the row's column indices and values together and
+// pass them around by shuffles (sum_row_warp); narrower ones each lane for itself.
 //
 // Rows longer than the plan's threshold are left to the grid's first blocks (when the
 // list of long rows exists, see long_rows_kernel): such a block gives one long row all
@@ -62,6 +64,116 @@ __device__ __forceinline__ void sum_row(const sparse_rows<T>& A, const dense_in<
     }
 }
 
+// Nonzeros each lane loads per batch of sum_row_warp: U / G, at least 1 and at most
+// kWarpLoadsPerLane (holding U / G of them in registers beside the chunk's U spilled
+// for fp64 and G = 1 at 9 blocks per SM).
+inline constexpr int kWarpLoadsPerLane = 4;
+template <class T, int G, int NV, bool Vector>
+inline constexpr int warp_loads =
+    std::clamp(chunk<T, G, NV, Vector>::U / G, 1, kWarpLoadsPerLane);
+template <class T, int G, int R, int NV, bool Vector>
+inline constexpr int warp_batch = G * R * warp_loads<T, G, NV, Vector>;
+
+// sum_row with the nonzeros loaded by the lanes together (warp loads). The W = G*R
+// lanes of a row (a segment of the warp) load a batch of W*M of its nonzeros at once,
+// M = warp_loads per lane, coalesced, and pass them around by shuffles: nonzero lane q
+// takes nonzeros q, q + R, ... of the batch, up to U at a time with their loads of B in
+// flight as in sum_row. This segment's batches are first, first + step, ... (first = 0
+// and step = W*M: all of them). Each lane sums its nonzeros in row order:
+// deterministic.
+//
+// Why: sum_row's lanes each load every column index and value they use, two load
+// instructions per nonzero besides the NV loads of B; here two per W*M nonzeros. The
+// kernels were issue-bound on the load-store pipe (H100, fp32, same run: n = 512
+// stencil27_d3_30 987 -> 773 us, dense_blocks_131k_b8 1544 -> 1064; n = 128
+// stencil27_d3_30 257 -> 222).
+//
+// Every lane of the warp must call it (the shuffles), with first, step and length the
+// same on the lanes of a segment; segments of fewer than 32 lanes all run as long as
+// the warp's longest row.
+template <class T, int G, int R, int NV, bool Vector>
+__device__ __forceinline__ void sum_row_warp(const sparse_rows<T>& A, const dense_in<T>& B,
+                                             std::int64_t n, int begin, unsigned length,
+                                             unsigned q, const columns<G, NV, vector_width<T>>& cols,
+                                             acc_t<T> (&sum)[NV][vector_width<T>],
+                                             unsigned first = 0, unsigned step = 0) {
+    using chunk_t = chunk<T, G, NV, Vector>;
+    using acc = acc_t<T>;
+    constexpr int W = G * R, M = warp_loads<T, G, NV, Vector>, batch = W * M;
+    constexpr int per = batch / R;  // nonzeros of a batch per nonzero lane: G*M
+    constexpr int U = chunk_t::U < per ? chunk_t::U : per;  // of them per chunk
+    static_assert(W <= 32 && 32 % W == 0 && per % U == 0, "segments within a warp");
+    if (step == 0) step = batch;
+    const unsigned lane = threadIdx.x % W;
+    unsigned longest = length;
+    if constexpr (W < 32) longest = __reduce_max_sync(0xffffffffu, length);
+    for (unsigned o = first; o < longest; o += step) {
+        const unsigned cnt = o < length ? min(unsigned(batch), length - o) : 0u;
+        int kk_mine[M];
+        acc a_mine[M];
+#pragma unroll
+        for (int m = 0; m < M; ++m) {
+            kk_mine[m] = 0;
+            a_mine[m] = acc(0);
+            if (lane + W * m < cnt) {
+                const int j = begin + int(o + lane + W * m);
+                kk_mine[m] = load_ro(A.col_idx + j) - A.base;
+                a_mine[m] = element<T>::widen(load_ro(A.values + j));
+            }
+        }
+        const int mine = cnt > q ? int((cnt - q + R - 1) / R) : 0;  // this lane's nonzeros
+        const int most = int(min(unsigned(batch), longest - o));    // the segments' most
+#pragma unroll 1
+        for (int u0 = 0; u0 < per; u0 += U) {
+            if (u0 * R >= most) break;  // the same on every lane of the warp
+            chunk_t ch;
+            int kk[chunk_t::U];
+            const int count = min(U, mine - u0);
+#pragma unroll
+            for (int u = 0; u < chunk_t::U; ++u) {
+                kk[u] = 0;
+                ch.a[u] = acc(0);
+                if (u >= U) continue;
+                // Nonzero q + R*(u0 + u) of the batch: lane (that) % W holds it, as its
+                // m-th, m = (that) / W = R*(u0 + u) / W (R divides W, q < R), a constant:
+                // u0 is 0 when M > 1 (then per == U).
+                const int src = int(q) + R * (u0 + u);
+                const int m = M > 1 ? (R * u) / W : 0;
+                const int k = __shfl_sync(0xffffffffu, kk_mine[m], src, W);
+                const acc a = __shfl_sync(0xffffffffu, a_mine[m], src, W);
+                if (u < count) {
+                    kk[u] = k;
+                    ch.a[u] = a;
+                }
+            }
+            ch.load_rows(B, kk, count, cols, n);
+#pragma unroll
+            for (int u = 0; u < U; ++u)
+                if (u < count) ch.accumulate(u, sum);
+        }
+    }
+}
+
+// A long row's nonzeros (or a part's) over a whole block: each warp's G column lanes
+// times 32/G nonzero lanes take every kWarps-th batch of warp loads (sum_row_warp), or,
+// when Lean, its kThreads/G nonzero lanes load their own nonzeros (sum_row): with one
+// column lane, the warp loads' registers spilled in the kernels compiled for 9 blocks
+// per SM (kPartsFilled).
+template <class T, int G, bool Vector, bool Lean>
+__device__ __forceinline__ void sum_long_row(const sparse_rows<T>& A, const dense_in<T>& B,
+                                             std::int64_t n, int begin, unsigned length,
+                                             const columns<G, 1, vector_width<T>>& cols,
+                                             acc_t<T> (&sum)[1][vector_width<T>]) {
+    constexpr int R = 32 / G, kWarps = kThreads / 32;
+    if constexpr (Lean && G == 1) {
+        sum_row<T, G, 1, Vector>(A, B, n, begin, length, threadIdx.x / G, kThreads / G, cols, sum);
+    } else {
+        constexpr unsigned batch = warp_batch<T, G, R, 1, Vector>;
+        sum_row_warp<T, G, R, 1, Vector>(A, B, n, begin, length, (threadIdx.x % 32) / G, cols,
+                                         sum, batch * (threadIdx.x / 32), batch * kWarps);
+    }
+}
+
 // Adds a long row's partial sums across the block's warps, through shared memory:
 // afterwards threads 0..G-1 hold the row's sums for their column lane.
 template <class A, int G, int V>
@@ -84,21 +196,26 @@ __device__ __forceinline__ void add_warps(A (&sum)[1][V]) {
     __syncthreads();  // part is rewritten by the next task
 }
 
-// Task `t` of a tier of long rows in one part: row list[t / slabs], column slab
-// t % slabs, with G column lanes and kThreads / G nonzero lanes.
-template <class T, class TC, int G, bool Vector>
+// Task `t` of a tier of long rows in one part: row list[t % listed], column slab
+// t / listed, with G column lanes and kThreads / G nonzero lanes. Slab-major, as the
+// groups' blocks go: the listed rows read B's slabs in the same order as the rest, one
+// slab's rows of B in L2 at a time (H100, fp32, n = 512, same run: rmat_s18_e8 1215 ->
+// 1170 us, wiki-Vote 48.8 -> 46.4, rmat_g500_s16 382 -> 375).
+template <class T, class TC, int G, bool Vector, bool Lean>
 __device__ __forceinline__ void long_row_task(const sparse_rows<T>& A, const dense_in<T>& B,
                                               const dense_out<TC>& C, acc_t<T> al, acc_t<T> be,
-                                              const split_view& S, int tier, std::int64_t t) {
+                                              const split_view& S, int tier, std::int64_t t,
+                                              std::int64_t listed) {
     using acc = acc_t<T>;
-    constexpr int V = vector_width<T>, P = kThreads / G;
-    const int row = load_ro(S.lists[tier] + t / S.slabs[tier]);
-    const columns<G, 1, V> cols(t % S.slabs[tier], int(threadIdx.x % G), C.cols);
+    constexpr int V = vector_width<T>;
+    const std::int64_t entry = t % listed, slab = t / listed;
+    const int row = load_ro(S.lists[tier] + entry);
+    const columns<G, 1, V> cols(slab, int(threadIdx.x % G), C.cols);
     const int begin = A.row_begin(row);
     const unsigned length = unsigned(A.row_end(row) - begin);
     acc sum[1][V];
     clear(sum);
-    sum_row<T, G, 1, Vector>(A, B, C.cols, begin, length, threadIdx.x / G, P, cols, sum);
+    sum_long_row<T, G, Vector, Lean>(A, B, C.cols, begin, length, cols, sum);
     add_warps<acc, G, V>(sum);
     if (threadIdx.x < G) store_row(C, row, cols, sum, al, be);
 }
@@ -108,12 +225,12 @@ __device__ __forceinline__ void long_row_task(const sparse_rows<T>& A, const den
 // Each part leaves its partial sums in the buffer; the block that takes the (row,
 // slab)'s last ticket adds them in part order (the same order whichever block comes
 // last) and stores the row.
-template <class T, class TC, int G, bool Vector>
+template <class T, class TC, int G, bool Vector, bool Lean>
 __device__ __forceinline__ void part_task(const sparse_rows<T>& A, const dense_in<T>& B,
                                           const dense_out<TC>& C, acc_t<T> al, acc_t<T> be,
                                           const split_view& S, std::int64_t t) {
     using acc = acc_t<T>;
-    constexpr int V = vector_width<T>, P = kThreads / G, W = G * V;
+    constexpr int V = vector_width<T>, W = G * V;
     __shared__ bool last;
     {
         const std::int64_t task = t / S.parts;  // (entry, slab)
@@ -126,8 +243,7 @@ __device__ __forceinline__ void part_task(const sparse_rows<T>& A, const dense_i
         const unsigned lo = min(length, piece * size), hi = min(length, lo + size);
         acc sum[1][V];
         clear(sum);
-        sum_row<T, G, 1, Vector>(A, B, C.cols, begin + int(lo), hi - lo, threadIdx.x / G, P,
-                                 cols, sum);
+        sum_long_row<T, G, Vector, Lean>(A, B, C.cols, begin + int(lo), hi - lo, cols, sum);
         add_warps<acc, G, V>(sum);
         if (threadIdx.x < G) {
             acc* mine = static_cast<acc*>(S.partials) + t * W + threadIdx.x * V;
@@ -163,20 +279,24 @@ template <class T, class TC, int G, bool Vector, int Parts>
 __device__ __forceinline__ void long_rows_block(const sparse_rows<T>& A, const dense_in<T>& B,
                                                 const dense_out<TC>& C, acc_t<T> al,
                                                 acc_t<T> be, const split_view& S) {
-    std::int64_t tasks[2];
+    std::int64_t tasks[2], listed[2];
 #pragma unroll
-    for (int tier = 0; tier < 2; ++tier)
-        tasks[tier] = S.capacity[tier] == 0
-                          ? 0
-                          : min(std::int64_t(load_ro(S.counts + tier)), S.capacity[tier]) *
-                                S.slabs[tier] * (tier == 1 && Parts != kWhole ? S.parts : 1);
+    for (int tier = 0; tier < 2; ++tier) {
+        listed[tier] = S.capacity[tier] == 0
+                           ? 0
+                           : min(std::int64_t(load_ro(S.counts + tier)), S.capacity[tier]);
+        tasks[tier] = listed[tier] * S.slabs[tier] * (tier == 1 && Parts != kWhole ? S.parts : 1);
+    }
+    constexpr bool lean = Parts == kPartsFilled;
     for (std::int64_t t = blockIdx.x; t < tasks[0] + tasks[1]; t += S.long_blocks) {
         if (t >= tasks[1])
-            long_row_task<T, TC, long_lanes(G), Vector>(A, B, C, al, be, S, 0, t - tasks[1]);
+            long_row_task<T, TC, long_lanes(G), Vector, lean>(A, B, C, al, be, S, 0,
+                                                              t - tasks[1], listed[0]);
         else if constexpr (Parts != kWhole)
-            part_task<T, TC, very_long_lanes(G), Vector>(A, B, C, al, be, S, t);
+            part_task<T, TC, very_long_lanes(G), Vector, lean>(A, B, C, al, be, S, t);
         else
-            long_row_task<T, TC, very_long_lanes(G), Vector>(A, B, C, al, be, S, 1, t);
+            long_row_task<T, TC, very_long_lanes(G), Vector, lean>(A, B, C, al, be, S, 1, t,
+                                                                   listed[1]);
     }
 }
 
@@ -218,7 +338,10 @@ __global__ void __launch_bounds__(kThreads, row_split_kernel_blocks(sizeof(T), V
         const columns<G, NV, V> cols(slab, lane, C.cols);
         acc sum[NV][V];
         clear(sum);
-        sum_row<T, G, NV, Vector>(A, B, C.cols, begin, length, q, R, cols, sum);
+        if constexpr (W >= kWarpLoadLanes)
+            sum_row_warp<T, G, R, NV, Vector>(A, B, C.cols, begin, length, q, cols, sum);
+        else
+            sum_row<T, G, NV, Vector>(A, B, C.cols, begin, length, q, R, cols, sum);
         if constexpr (R > 1) add_across<G, W>(sum);
         if (mine && q == 0) store_row(C, row, cols, sum, al, be);
     }
