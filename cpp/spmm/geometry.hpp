@@ -76,8 +76,8 @@ constexpr int row_split_blocks_per_sm(std::size_t element_bytes) {
 // Row-split's kernels by what they do with very long rows: take each (row, slab) whole,
 // or cut it into parts (tier 1 of plan_long_rows), compiled for 7 blocks per SM or,
 // where the groups fill the device, for 9. With parts, ptxas takes up to the cap of 72
-// registers; 9 blocks (56 registers, aligned B of 4- or 8-byte elements, one vector per
-// lane: 16-bit elements or two vectors would spill) let the groups' blocks run beside
+// registers; 9 blocks (56 registers, aligned B of 4- or 8-byte elements: 16-bit
+// elements would spill) let the groups' blocks run beside
 // the wave of long-row blocks (H100, n = 8: banded_1m_hb4, rgg_n_2_15_s0,
 // stencil27_d3_30 took 0.8x the time), but slow the parts on the small power-law graphs
 // that leave the device underfilled (as-caida, rajat01: 1.2x the time).

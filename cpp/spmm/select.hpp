@@ -54,9 +54,9 @@ inline constexpr int kVectorTile = 8;
 // 2: a lane alone per row walks every longer-than-mean row serially, while its partner
 // costs only a shuffle. Its tile: the columns whose values of B (for every unrolled
 // nonzero) and sums a lane holds in registers per pass: 4 up to n = 4 (a wider tile
-// would only cost registers and occupancy), kVectorTile beyond (the entries of A are loaded once per kVectorTile
-// columns; wider tiles would spill or lower occupancy further, see
-// vector_rows_blocks_per_sm).
+// would only cost registers and occupancy), kVectorTile beyond (the entries of A are
+// loaded once per kVectorTile columns; wider tiles would spill or lower occupancy
+// further, see vector_rows_blocks_per_sm).
 inline row_group choose_row_group(std::int64_t m, std::int64_t nnz, std::int64_t n) {
     row_group g;
     const double mean = m > 0 ? double(nnz) / double(m) : 0.0;
