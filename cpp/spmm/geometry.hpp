@@ -216,7 +216,8 @@ inline geometry choose_split(std::int64_t m, std::int64_t nnz, std::int64_t n,
 // nonzeros. The groups
 // skip it; instead whole blocks take it, kThreads lanes over its nonzeros with partial
 // sums added through shared memory, one block per column slab of long_lanes(G) column
-// lanes. A row of more than kLongChunks of such a block's load batches is "very long":
+// lanes. A row of more than kLongChunks of such a block's load batches (kVeryLongChunksWide
+// where the groups' lanes hold two vectors) is "very long":
 // it gets slabs of kVeryLongLanes column lanes (more blocks, each with more nonzero
 // lanes) and, when it has at most kVeryLongParts / 4 such slabs, its nonzeros are cut
 // into kVeryLongParts / slabs parts, a block each; the block that finishes a (row,
@@ -238,6 +239,17 @@ inline geometry choose_split(std::int64_t m, std::int64_t nnz, std::int64_t n,
 // keeps rows near the mean with the groups: bcsstk16 (mean 59) listed half its rows at
 // a threshold of 64 and took 13.4 us instead of 10.2.
 //
+// Two vectors (n beyond 32 vectors: 128 fp32 or 64 fp64 columns, and fp32's busy
+// geometry at n = 65..128): a long row's slabs of 8 column lanes already make 4 or more
+// blocks, and the very long rows' slabs of 2 column lanes cost more than the chains
+// they cut: each slab re-reads the row's column indices and values (64 times at n =
+// 512) and takes B in 32-byte pieces instead of whole lines. There only rows of more
+// than kVeryLongChunksWide batches are very long (H100, fp32, same run against 4
+// batches: rmat_g500_s16 at n = 512 336 -> 305 us and at n = 128 96 -> 88, email-Enron
+// at n = 512 143 -> 130, wiki-Vote 42 -> 40; rajat01 at n = 512 25.3 -> 26.5, its rows
+// of up to 1442 nonzeros now chains of 12 batches; 8 batches: rmat_g500_s16 at n = 512
+// 325 us).
+//
 // Parts, because one block per (row, slab) left a row of thousands of nonzeros a chain
 // of tens of dependent load batches, the kernel's tail at small n (a2nnsnsl's rows of
 // 5003: 0.6x cuSPARSE at n = 1, 28 us at n = 8 where parts take 13). Only at small n:
@@ -258,6 +270,7 @@ inline constexpr std::int64_t kLongMinUnderfilled = 32;
 inline constexpr int kTaskUnroll = 8;  // a long row's lanes own one vector (unroll<1, true>)
 inline constexpr double kLongMeanFactor = 2.0;
 inline constexpr double kLongMeanFactorUnderfilled = 1.5;
+inline constexpr int kVeryLongChunksWide = 16;
 inline constexpr int kVeryLongLanes = 2;
 inline constexpr int kVeryLongParts = 8;
 
@@ -310,8 +323,9 @@ inline long_plan plan_long_rows(const geometry& g, std::int64_t m, std::int64_t 
                                                               : kLongMeanFactor) * mean));
     if (g.lanes >= 16) threshold = std::max(threshold, kLongMin);
     p.tiers[0] = tier_of(threshold, lanes, g, m, nnz, n);
+    const int very_chunks = g.vectors == 2 ? kVeryLongChunksWide : kLongChunks;
     const std::int64_t very =
-        std::max(threshold, std::int64_t(kLongChunks) * (kThreads / lanes) * kTaskUnroll);
+        std::max(threshold, std::int64_t(very_chunks) * (kThreads / lanes) * kTaskUnroll);
     p.tiers[1] = tier_of(very, very_lanes, g, m, nnz, n);
     if (p.tiers[1].slabs <= kVeryLongParts / 4)
         p.tiers[1].parts = int(kVeryLongParts / p.tiers[1].slabs);
