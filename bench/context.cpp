@@ -69,6 +69,9 @@ void add_context(bool quick, const run_counts& runs) {
     benchmark::AddCustomContext("sm_count", std::to_string(g.props.multiProcessorCount));
     benchmark::AddCustomContext("l2_bytes", std::to_string(g.props.l2CacheSize));
     benchmark::AddCustomContext("copy_bandwidth_GBps", bw);
+    char launch[64];
+    std::snprintf(launch, sizeof launch, "%.2f", g.launch_seconds * 1e6);
+    benchmark::AddCustomContext("launch_us", launch);
     benchmark::AddCustomContext("cuda_runtime", dotted(runtime));
     benchmark::AddCustomContext("cuda_driver", dotted(driver));
     benchmark::AddCustomContext("cusparse", library_version([](libraryPropertyType t, int* v) {

@@ -35,6 +35,24 @@ double measure_copy_bandwidth(cudaStream_t stream) {
     return 2.0 * double(bytes) / median(seconds);
 }
 
+// Median time of a 4-byte cudaMemsetAsync (one small kernel), each after the L2 flush
+// and between the events of a timed sample: what any one-kernel call costs however
+// little it moves, so the SpMM tables can show time over (floor + launch) beside time
+// over the floor, which no small matrix can come near.
+double measure_launch(cudaStream_t stream, const device_buffer& scratch) {
+    device_buffer target = allocate_untracked(256);
+    event_timer timer;
+    std::vector<double> seconds;
+    for (int i = 0; i < 23; ++i) {
+        check_cuda(cudaMemsetAsync(scratch.get(), 0, scratch.bytes(), stream), "cudaMemsetAsync (L2 flush)");
+        timer.start(stream);
+        check_cuda(cudaMemsetAsync(target.get(), 0, 4, stream), "cudaMemsetAsync");
+        const double ms = timer.stop_ms(stream);
+        if (i >= 3) seconds.push_back(ms * 1e-3);  // the first three are warm-up
+    }
+    return median(seconds);
+}
+
 }  // namespace
 
 gpu_state& gpu() {
@@ -50,6 +68,7 @@ gpu_state& gpu() {
     check_status<cusparse_lib>(cusparseSetStream(libs.cusparse, s->stream), "SetStream");
     s->l2_scratch = allocate_untracked(2 * std::size_t(s->props.l2CacheSize));
     s->copy_bandwidth = measure_copy_bandwidth(s->stream);
+    s->launch_seconds = measure_launch(s->stream, s->l2_scratch);
     state = std::move(s);
     return *state;
 }

@@ -15,10 +15,11 @@ struct gpu_state {
     cudaStream_t stream = nullptr;
     cudaDeviceProp props{};
     double copy_bandwidth = 0;  // bytes per second, read + write of a large D2D copy
+    double launch_seconds = 0;  // the least a stream operation takes, timed like a sample
     device_buffer l2_scratch;   // twice the L2 size
 };
 
-// Creates the state on first call (measuring the bandwidth); throws failure when no
+// Creates the state on first call (measuring the bandwidth and the launch time); throws failure when no
 // usable GPU is present.
 gpu_state& gpu();
 

@@ -143,6 +143,9 @@ void spmm_benchmark(benchmark::State& state, const matrix_case& mc, spmm_config 
     state.counters["gflops"] = 2.0 * double(a.nnz) * double(n) / (med * 1e-3) * 1e-9;
     state.counters["floor_ms"] = floor_ms;
     state.counters["floor_ratio"] = med / floor_ms;
+    // With the least a kernel launch takes added: no kernel can beat floor + launch.
+    state.counters["launch_ms"] = g.launch_seconds * 1e3;
+    state.counters["floor_launch_ratio"] = med / (floor_ms + g.launch_seconds * 1e3);
     state.counters["bytes_moved"] = bytes;
     state.counters["n"] = double(n);
     state.counters["nnz_a"] = double(a.nnz);

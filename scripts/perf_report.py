@@ -161,6 +161,7 @@ def error_notes(pairs):
 def context_lines(context, sources):
     keys = [("device", "device"), ("compute capability", "compute_capability"),
             ("measured copy bandwidth (GB/s, read + write)", "copy_bandwidth_GBps"),
+            ("measured launch (us, a 4-byte memset timed like a sample)", "launch_us"),
             ("CUDA runtime / driver", None), ("cuSPARSE", "cusparse"),
             ("tcsparse", "tcsparse"), ("git revision", "git"), ("mode", "tcs_bench_mode"),
             ("timed runs", "timed_runs"), ("L2", "l2"), ("benchmark date", "date")]
@@ -246,6 +247,21 @@ def _n_of(part):
     return int(part[1:]) if part.startswith("n") and part[1:].isdigit() else 0
 
 
+def floor_line(vtype, order, n, ratios):
+    """tcsparse's time over the floor, and over floor + launch, for one n: the medians
+    and how many matrices are within 3x."""
+    plain = [f for f, _ in ratios if f]
+    launched = [f for _, f in ratios if f]
+    if not plain:
+        return None
+    line = (f"time/floor SpMM {vtype} {order}-major n={n}: median {statistics.median(plain):.2f}, "
+            f"<= 3x for {sum(1 for f in plain if f <= 3)} of {len(plain)}")
+    if launched:
+        line += (f"; time/(floor+launch): median {statistics.median(launched):.2f}, "
+                 f"<= 3x for {sum(1 for f in launched if f <= 3)} of {len(launched)}")
+    return line
+
+
 def spmm_report(results, context, sources):
     pairs = pair_up(results, "spmm", 5)  # spmm/<type>/<order>/n<N>/<matrix>/<lib>
     if not pairs:
@@ -257,26 +273,31 @@ def spmm_report(results, context, sources):
            "flushed. Times are medians. GFLOP/s count 2·nnz(A)·n. The memory floor is the "
            "time to read A (row offsets, columns, values) and B and write C once at the "
            "device's measured copy bandwidth; time/floor = 1 would be a kernel bound only by "
-           "DRAM. Speedup = cuSPARSE time / tcsparse time. Every result was checked against "
+           "DRAM. No kernel takes less than a launch, and for most small matrices the floor is "
+           "far below it, so the tables also give time / (floor + launch), the launch being "
+           "the measured time of a 4-byte memset timed like a sample. "
+           "Speedup = cuSPARSE time / tcsparse time. Every result was checked against "
            "the CPU reference (sampled columns, every row).", ""]
     out += context_lines(context, sources)
     summary, plot = [], {}
     for vtype, order in sorted({k[:2] for k in pairs}):
         keys = sorted((k for k in pairs if k[:2] == (vtype, order)),
                       key=lambda k: (k[3], _n_of(k[2])))
-        rows, by_n = [], {}
+        rows, by_n, floors = [], {}, {}
         for key in keys:
             t, c = pairs[key].get("tcsparse"), pairs[key].get("cusparse")
             speedup = ratio(value(c, "ms"), value(t, "ms"))
             n = _n_of(key[2])
             by_n.setdefault(n, []).append(speedup)
+            floors.setdefault(n, []).append((value(t, "floor_ratio"), value(t, "floor_launch_ratio")))
             if (vtype, order) == ("fp32", "row"):
                 plot.setdefault(n, []).append((_first(pairs[key], "nnz_a"), speedup))
             rows.append([f"`{key[3]}`", str(n), fmt_count(_first(pairs[key], "nnz_a")),
                          fmt(value(t, "ms"), ".4g"), fmt(value(c, "ms"), ".4g"),
                          fmt(value(t, "gflops"), ".1f"), fmt(value(c, "gflops"), ".1f"),
                          fmt_speedup(speedup),
-                         fmt(value(t, "floor_ratio"), ".2f"), fmt(value(c, "floor_ratio"), ".2f")])
+                         fmt(value(t, "floor_ratio"), ".2f"), fmt(value(c, "floor_ratio"), ".2f"),
+                         fmt(value(t, "floor_launch_ratio"), ".2f")])
         out += ["", f"## {vtype}, {'row' if order == 'row' else 'column'}-major B and C", ""]
         for n in sorted(by_n):
             g = geomean(by_n[n])
@@ -285,10 +306,15 @@ def spmm_report(results, context, sources):
                     f"over {matrices(count)}")
             summary.append(line)
             out.append(f"- {line}")
+        for n in sorted(floors):
+            line = floor_line(vtype, order, n, floors[n])
+            if line:
+                summary.append(line)
+                out.append(f"- {line}")
         out.append("")
         out += table(["matrix", "n", "nnz(A)", "tcsparse ms", "cuSPARSE ms", "tcsparse GFLOP/s",
                       "cuSPARSE GFLOP/s", "speedup", "tcsparse time/floor",
-                      "cuSPARSE time/floor"], rows)
+                      "cuSPARSE time/floor", "tcsparse time/(floor+launch)"], rows)
     out += error_notes(pairs)
     return out, summary, plot
 
