@@ -217,7 +217,7 @@ inline geometry choose_split(std::int64_t m, std::int64_t nnz, std::int64_t n,
 // skip it; instead whole blocks take it, kThreads lanes over its nonzeros with partial
 // sums added through shared memory, one block per column slab of long_lanes(G) column
 // lanes. A row of more than kLongChunks of such a block's load batches (kVeryLongChunksWide
-// where the groups' lanes hold two vectors) is "very long":
+// where the groups' lanes hold two vectors and the device is busy) is "very long":
 // it gets slabs of kVeryLongLanes column lanes (more blocks, each with more nonzero
 // lanes) and, when it has at most kVeryLongParts / 4 such slabs, its nonzeros are cut
 // into kVeryLongParts / slabs parts, a block each; the block that finishes a (row,
@@ -240,15 +240,18 @@ inline geometry choose_split(std::int64_t m, std::int64_t nnz, std::int64_t n,
 // a threshold of 64 and took 13.4 us instead of 10.2.
 //
 // Two vectors (n beyond 32 vectors: 128 fp32 or 64 fp64 columns, and fp32's busy
-// geometry at n = 65..128): a long row's slabs of 8 column lanes already make 4 or more
-// blocks, and the very long rows' slabs of 2 column lanes cost more than the chains
-// they cut: each slab re-reads the row's column indices and values (64 times at n =
-// 512) and takes B in 32-byte pieces instead of whole lines. There only rows of more
-// than kVeryLongChunksWide batches are very long (H100, fp32, same run against 4
-// batches: rmat_g500_s16 at n = 512 336 -> 305 us and at n = 128 96 -> 88, email-Enron
-// at n = 512 143 -> 130, wiki-Vote 42 -> 40; rajat01 at n = 512 25.3 -> 26.5, its rows
-// of up to 1442 nonzeros now chains of 12 batches; 8 batches: rmat_g500_s16 at n = 512
-// 325 us).
+// geometry at n = 65..128) on a busy device: a long row's slabs of 8 column lanes
+// already make 4 or more blocks, other work hides their chains, and the very long
+// rows' slabs of 2 column lanes cost more than the chains they cut: each slab re-reads
+// the row's column indices and values (64 times at n = 512) and takes B in 32-byte
+// pieces instead of whole lines. There only rows of more than kVeryLongChunksWide
+// batches are very long (H100, fp32, same run against 4 batches: rmat_g500_s16 at n =
+// 512 336 -> 305 us and at n = 128 96 -> 88, email-Enron at n = 512 143 -> 130,
+// wiki-Vote 42 -> 40; 8 batches: rmat_g500_s16 at n = 512 325 us). Not where the
+// groups leave the device less busy: there a few rows of 512-2048 nonzeros became
+// the tail as chains of up to 16 batches (same run, 16 batches everywhere against
+// only when busy: rajat01, rows up to 1442, at n = 512 26.4 against 24.7 us, in fp64
+// at n = 128 21.1 against 16.8).
 //
 // Parts, because one block per (row, slab) left a row of thousands of nonzeros a chain
 // of tens of dependent load batches, the kernel's tail at small n (a2nnsnsl's rows of
@@ -323,7 +326,7 @@ inline long_plan plan_long_rows(const geometry& g, std::int64_t m, std::int64_t 
                                                               : kLongMeanFactor) * mean));
     if (g.lanes >= 16) threshold = std::max(threshold, kLongMin);
     p.tiers[0] = tier_of(threshold, lanes, g, m, nnz, n);
-    const int very_chunks = g.vectors == 2 ? kVeryLongChunksWide : kLongChunks;
+    const int very_chunks = g.vectors == 2 && g.busy ? kVeryLongChunksWide : kLongChunks;
     const std::int64_t very =
         std::max(threshold, std::int64_t(very_chunks) * (kThreads / lanes) * kTaskUnroll);
     p.tiers[1] = tier_of(very, very_lanes, g, m, nnz, n);
