@@ -35,6 +35,12 @@ double measure_copy_bandwidth(cudaStream_t stream) {
     return 2.0 * double(bytes) / median(seconds);
 }
 
+// Overwrites the scratch buffer (twice the L2) on the stream.
+void flush(const device_buffer& scratch, cudaStream_t stream) {
+    check_cuda(cudaMemsetAsync(scratch.get(), 0, scratch.bytes(), stream),
+               "cudaMemsetAsync (L2 flush)");
+}
+
 // Median time of a 4-byte cudaMemsetAsync (one small kernel), each after the L2 flush
 // and between the events of a timed sample: what any one-kernel call costs however
 // little it moves, so the SpMM tables can show time over (floor + launch) beside time
@@ -44,7 +50,7 @@ double measure_launch(cudaStream_t stream, const device_buffer& scratch) {
     event_timer timer;
     std::vector<double> seconds;
     for (int i = 0; i < 23; ++i) {
-        check_cuda(cudaMemsetAsync(scratch.get(), 0, scratch.bytes(), stream), "cudaMemsetAsync (L2 flush)");
+        flush(scratch, stream);
         timer.start(stream);
         check_cuda(cudaMemsetAsync(target.get(), 0, 4, stream), "cudaMemsetAsync");
         const double ms = timer.stop_ms(stream);
@@ -75,8 +81,7 @@ gpu_state& gpu() {
 
 void flush_l2() {
     gpu_state& g = gpu();
-    check_cuda(cudaMemsetAsync(g.l2_scratch.get(), 0, g.l2_scratch.bytes(), g.stream),
-               "cudaMemsetAsync (L2 flush)");
+    flush(g.l2_scratch, g.stream);
 }
 
 void release_gpu() {

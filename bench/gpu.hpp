@@ -19,8 +19,8 @@ struct gpu_state {
     device_buffer l2_scratch;   // twice the L2 size
 };
 
-// Creates the state on first call (measuring the bandwidth and the launch time); throws failure when no
-// usable GPU is present.
+// Creates the state on first call (measuring the bandwidth and the launch time); throws
+// failure when no usable GPU is present.
 gpu_state& gpu();
 
 // Overwrites twice the L2 cache on the benchmark stream, so the next timed sample
