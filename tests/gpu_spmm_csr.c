@@ -683,27 +683,31 @@ static void test_power_law(void** state) {
  * and 128 in fp32, 40 and 64 in fp64 (slabs wider than C; B's columns read element by
  * element for n = 33), with long rows listed beside the groups, empty rows,
  * unsorted columns, base one, beta 0 with NaN in C or beta 0.5, and B or C
- * column-major. */
+ * column-major. The long rows have 700 nonzeros, then 2500: with two vectors per lane
+ * on a busy device, the long rows' tier, then the very long rows' (beyond 2048). */
 static void test_busy_device(void** state) {
     (void)state;
     static const int64_t ns32[] = {33, 96, 128}, ns64[] = {40, 64, 128};
-    tcst_csr a;
-    gen_mixed(&a, fx.quick ? 24000 : 60000, 9000, 12, 0.1, 40, 700, 0.2);
-    tcst_csr_shuffle_columns(&a, tcst_rng_next(&fx.rng));
-    for (int type = FP32; type <= FP64; ++type)
-        for (int ni = 0; ni < 3; ++ni) {
-            spmm_case sc = plain_case(type, type == FP32 ? ns32[ni] : ns64[ni],
-                                      ni == 0 ? TCS_SPMM_CSR_ROWSPLIT : TCS_SPMM_ALG_DEFAULT);
-            sc.base = random_below(2);
-            sc.beta = random_below(2) ? 0.5 : 0.0;
-            sc.device_scalars = random_below(2);
-            sc.preprocess = ni != 1;
-            check_case(&a, &sc);
-            sc.b_row = ni == 2 ? 0 : 1;
-            sc.c_row = ni == 1 ? 0 : 1;
-            check_case(&a, &sc);
-        }
-    tcst_csr_free(&a);
+    static const int long_lens[] = {700, 2500};
+    for (int li = 0; li < 2; ++li) {
+        tcst_csr a;
+        gen_mixed(&a, fx.quick ? 24000 : 60000, 9000, 12, 0.1, 40, long_lens[li], 0.2);
+        tcst_csr_shuffle_columns(&a, tcst_rng_next(&fx.rng));
+        for (int type = FP32; type <= FP64; ++type)
+            for (int ni = 0; ni < 3; ++ni) {
+                spmm_case sc = plain_case(type, type == FP32 ? ns32[ni] : ns64[ni],
+                                          ni == 0 ? TCS_SPMM_CSR_ROWSPLIT : TCS_SPMM_ALG_DEFAULT);
+                sc.base = random_below(2);
+                sc.beta = random_below(2) ? 0.5 : 0.0;
+                sc.device_scalars = random_below(2);
+                sc.preprocess = ni != 1;
+                check_case(&a, &sc);
+                sc.b_row = ni == 2 ? 0 : 1;
+                sc.c_row = ni == 1 ? 0 : 1;
+                check_case(&a, &sc);
+            }
+        tcst_csr_free(&a);
+    }
 }
 
 /* ---- CSR-vector ----------------------------------------------------------------- */
