@@ -566,7 +566,14 @@ TCS_API tcsStatus_t tcsSpGEMM_copy(tcsHandle_t handle, tcsOperation_t opA, tcsOp
  * \{
  */
 
-/** Writes the bytes of external buffer the call needs to *bufferSize. Host only. */
+/** Writes the bytes of external buffer the call needs to *bufferSize. Host only.
+ *  The size depends on the sizes, types, operations, orders and algorithm, never on
+ *  values or addresses. Besides what tcsSpMM_preprocess keeps, it holds, for the
+ *  row-split algorithm (the default's choice except for column-wise op(B) with
+ *  n <= 16), a row-wise copy of a column-wise op(B) (B column-major, or row-major with
+ *  opB = TRANSPOSE) of k x n elements and a row-wise m x n copy of a column-major C in
+ *  the compute type, where they make the call faster (sizes in
+ *  docs/algorithms/spmm-csr.md); TCS_SPMM_CSR_MERGE needs neither. */
 TCS_API tcsStatus_t tcsSpMM_bufferSize(tcsHandle_t handle, tcsOperation_t opA,
                                        tcsOperation_t opB, const void* alpha,
                                        tcsConstSpMatDescr_t matA, tcsConstDnMatDescr_t matB,

@@ -635,7 +635,9 @@ static void test_layouts_bf16_to_fp32(void** state) { (void)state; sweep(BF16_C3
 
 /* Rows of thousands of entries among empty and short ones: a row spans many
  * merge-path segments (carry-outs and their fix-up), and for opA = T the long rows
- * become thousands of rows with one entry. */
+ * become thousands of rows with one entry. B is column-major at n = 8 and 128, where
+ * row-split reads its row-wise copy from the buffer (its long-row and very long
+ * rows' blocks included, the latter in parts at n = 8). */
 static void test_long_rows(void** state) {
     (void)state;
     static const int64_t ns[] = {1, 8, 33, 128};
@@ -652,6 +654,7 @@ static void test_long_rows(void** state) {
                     sc.trans_a = ta;
                     sc.beta = ai == 1 ? 0.5 : 0.0;
                     sc.c_row = ni != 2;
+                    sc.b_row = ni % 2 == 0;
                     sc.base = ni % 2;
                     check_case(&a, &sc);
                 }
@@ -708,6 +711,57 @@ static void test_busy_device(void** state) {
             }
         tcst_csr_free(&a);
     }
+}
+
+/* ---- row-wise copies ------------------------------------------------------------ */
+
+/* Column-wise op(B) (B column-major, or row-major and transposed) and column-major C
+ * through the buffer's row-wise copies (cpp/spmm/rowwise.hpp): sizes past both
+ * copies' thresholds (op(B) of 2^18 elements or more; C of 2^19 with 16 or more column
+ * lanes and a mean row of 32 nonzeros or fewer), every element type, opA both ways,
+ * n = 100 (the copies' rows padded to whole vectors) and 128, rows of 3000 nonzeros
+ * among short and empty ones, with padding, offsets, base, beta (0 with NaN in C, or
+ * not), pointer mode and preprocess drawn at random. Then n = 8 over an op(B) of 2^18
+ * elements, where row-split reads the copy of B for rows of 5000 nonzeros cut into
+ * parts, and C column-major or not. */
+static void test_rowwise_copies(void** state) {
+    (void)state;
+    tcst_csr a;
+    gen_mixed(&a, 6000, 6000, 20, 0.1, 8, 3000, 0.2);
+    tcst_csr_shuffle_columns(&a, tcst_rng_next(&fx.rng));
+    const int last_type = fx.quick ? FP64 : BF16_C32;
+    for (int type = FP32; type <= last_type; ++type)
+        for (int ta = 0; ta < 2; ++ta)
+            for (int ni = 0; ni < 2; ++ni) {
+                spmm_case sc = plain_case(type, ni ? 128 : 100,
+                                          ni ? TCS_SPMM_ALG_DEFAULT : TCS_SPMM_CSR_ROWSPLIT);
+                sc.trans_a = ta;
+                sc.trans_b = random_below(2);
+                sc.b_row = sc.trans_b; /* op(B) column-wise either way */
+                sc.c_row = 0;
+                sc.base = random_below(2);
+                sc.beta = random_below(2) ? 0.5 : 0.0;
+                sc.device_scalars = random_below(2);
+                sc.preprocess = random_below(2);
+                sc.b_pad = random_below(2) * 3;
+                sc.c_pad = random_below(2) * 5;
+                sc.b_offset = random_below(2);
+                sc.c_offset = random_below(2);
+                check_case(&a, &sc);
+            }
+    tcst_csr_free(&a);
+
+    gen_mixed(&a, 60, 1 << 15, 6, 0.5, 5, 5000, 0.0);
+    for (int type = FP32; type <= FP16; ++type)
+        for (int c_row = 0; c_row < 2; ++c_row) {
+            spmm_case sc = plain_case(type, 8, TCS_SPMM_CSR_ROWSPLIT);
+            sc.b_row = 0;
+            sc.c_row = c_row;
+            sc.base = random_below(2);
+            sc.beta = c_row ? 0.0 : -0.75;
+            check_case(&a, &sc);
+        }
+    tcst_csr_free(&a);
 }
 
 /* ---- CSR-vector ----------------------------------------------------------------- */
@@ -1181,6 +1235,7 @@ int main(void) {
         cmocka_unit_test(test_long_rows),
         cmocka_unit_test(test_power_law),
         cmocka_unit_test(test_busy_device),
+        cmocka_unit_test(test_rowwise_copies),
         cmocka_unit_test(test_vector_rows),
         cmocka_unit_test(test_large),
         cmocka_unit_test(test_no_nonzeros),

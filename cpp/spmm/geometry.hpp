@@ -154,10 +154,13 @@ inline int rows_lanes_for(const geometry& g, double mean) {
     return r;
 }
 
+// padded_b: op(B) is read from the buffer's row-wise copy (rowwise.hpp), whose rows are
+// whole 16-byte vectors: B then takes 16-byte loads whatever n is.
 inline geometry choose_split(std::int64_t m, std::int64_t nnz, std::int64_t n,
-                             std::size_t element_bytes, const device_info* device) {
+                             std::size_t element_bytes, const device_info* device,
+                             bool padded_b = false) {
     geometry g = choose_geometry(n, element_bytes);
-    g.strided = n % g.width != 0;
+    g.strided = !padded_b && n % g.width != 0;
     const double mean = m > 0 ? double(nnz) / double(m) : 0.0;
     const double resident = row_split_resident_threads(device, element_bytes);
     g.rows_lanes = rows_lanes_for(g, mean);

@@ -78,7 +78,9 @@ template <class T> struct sparse_rows {
 };
 
 // op(B): element (kk, j) at values[kk*row_stride + j*col_stride]. `vector` kernels
-// require col_stride == 1, 16-byte aligned rows and n % V == 0 (checked on the host).
+// require col_stride == 1, 16-byte aligned rows and whole vectors up to column n: n % V
+// == 0, or the buffer's row-wise copy with rows padded to whole vectors (checked on the
+// host).
 template <class T> struct dense_in {
     const T* values = nullptr;
     std::int64_t row_stride = 0, col_stride = 0;

@@ -9,7 +9,10 @@
 // the row's nonzeros only: A is read coalesced, the lanes of a group read the same
 // column of op(B) at the rows of L nonzeros, and every entry of A serves a tile of
 // columns from registers. So CSR-vector for column-wise op(B) up to
-// kVectorRowsMaxColumns, row-split for everything else, n == 1 included.
+// kVectorRowsMaxColumns, row-split for everything else, n == 1 included. (Those ratios
+// were row-split's element-wise reads; it now reads a row-wise copy of a large enough
+// column-wise op(B) (rowwise.hpp), 2.05x cuSPARSE at n = 32. The limit below was not
+// measured again since.)
 //
 // Merge-path is no longer picked: its partition, carry-out records and fix-up launch
 // cost 10-15 us on matrices that row-split now does in 5-7 (nos3, Si2, bcsstk13 at

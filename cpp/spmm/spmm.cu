@@ -7,8 +7,9 @@
 // and geometry follow from the problem's sizes alone; CSR-vector uses none of it but
 // A^T):
 //   shared region  transpose build scratch (sorted keys, positions, CUB temp) during
-//                  analyse, merge-path carry-out records during the product: the two
-//                  are never alive at once on the stream
+//                  analyse; during the product, merge-path's carry-out records or
+//                  row-split's row-wise copy of a column-wise op(B) (rowwise.hpp): no
+//                  two of them are alive at once on the stream
 //   kept           opA = T: A^T's row offsets, column indices, permutation, values
 //                  row-split: the counts and lists of long rows, the very long rows'
 //                  tickets (zero between runs) and partial sums
@@ -22,6 +23,7 @@
 #include "spmm/merge_path.cuh"
 #include "spmm/product.hpp"
 #include "spmm/row_split.cuh"
+#include "spmm/rowwise.hpp"
 #include "spmm/select.hpp"
 #include "spmm/transpose.hpp"
 
@@ -39,6 +41,8 @@ struct shape {
     bool empty = false;        // m == 0 or n == 0: nothing to do
     bool no_products = false;  // nnz == 0 or k == 0: C = beta*C
     algorithm alg = algorithm::row_split;
+    bool rowwise_b = false;  // row-split reads a row-wise copy of a column-wise op(B)
+    bool rowwise_c = false;  // row-split writes column-major C through a row-wise copy
     geometry geo;
     std::int64_t slabs = 1;
     long_plan longs;   // row-split
@@ -64,9 +68,11 @@ shape shape_of(const problem& p) {
         fail(errc::insufficient_resources, "SpMM: A exceeds 32-bit indices");
     const std::size_t element_bytes = size_of(p.a.type);
     s.alg = choose_algorithm(p.alg, s.n, b_columnwise(p));
-    s.geo = s.alg == algorithm::row_split
-                ? choose_split(s.m, s.nnz, s.n, element_bytes, p.device)
-                : choose_geometry(s.n, element_bytes);
+    const bool split = s.alg == algorithm::row_split;
+    s.rowwise_b = split && b_columnwise(p) && rowwise_b_pays(s.k, s.nnz, s.n);
+    s.geo = split ? choose_split(s.m, s.nnz, s.n, element_bytes, p.device, s.rowwise_b)
+                  : choose_geometry(s.n, element_bytes);
+    s.rowwise_c = split && !p.c.row_major && rowwise_c_pays(s.m, s.nnz, s.n, s.geo);
     s.slabs = slab_count(s.n, s.geo);
     s.group = choose_row_group(s.m, s.nnz, s.n);
     if (s.alg == algorithm::row_split) s.longs = plan_long_rows(s.geo, s.m, s.nnz, s.n, p.device);
@@ -85,6 +91,8 @@ struct carved {
     void* partials = nullptr;
     int* limits = nullptr;   // merge-path: seg.count + 1
     void* records = nullptr; // merge-path: seg.count * n accumulators
+    void* rowwise_b = nullptr;  // row-split, column-wise op(B): k x rowwise_stride(n)
+    void* rowwise_c = nullptr;  // row-split, column-major C: m x rowwise_stride(n) sums
     std::size_t bytes = 0;
 };
 
@@ -100,9 +108,14 @@ carved carve(const problem& p, const shape& s, void* buffer) {
     }
     const std::size_t record_bytes =
         merge ? std::size_t(s.seg.count) * std::size_t(s.n) * accumulator_bytes(p) : 0;
+    const std::size_t element_bytes = size_of(p.b.type);
+    const std::size_t rowwise_bytes =
+        s.rowwise_b ? std::size_t(s.k) * std::size_t(rowwise_stride(s.n, element_bytes)) *
+                          element_bytes
+                    : 0;
 
     carver kept(buffer);
-    char* shared = kept.take<char>(build_bytes > record_bytes ? build_bytes : record_bytes);
+    char* shared = kept.take<char>(std::max({build_bytes, record_bytes, rowwise_bytes}));
     if (p.trans_a) {
         carver scratch(shared);
         out.t = carve_transposed(p.a, kept, scratch);
@@ -119,6 +132,11 @@ carved carve(const problem& p, const shape& s, void* buffer) {
         out.limits = kept.take<int>(std::size_t(s.seg.count) + 1);
         out.records = shared;
     }
+    if (s.rowwise_b) out.rowwise_b = shared;
+    if (s.rowwise_c)
+        out.rowwise_c = kept.take<char>(std::size_t(s.m) *
+                                        std::size_t(rowwise_stride(s.n, element_bytes)) *
+                                        accumulator_bytes(p));
     out.bytes = kept.bytes();
     return out;
 }
@@ -266,14 +284,42 @@ void run(const problem& p, void* buffer, bool preprocessed) {
     x.group = s.group;
     x.b_vector =
         vectorizable(x.b, x.b_row_stride, x.b_col_stride, size_of(p.b.type), s.n, s.geo.width);
+    if (s.rowwise_b) {
+        // After analyse, which may have used the shared region for A^T's build.
+        const std::int64_t stride = rowwise_stride(s.n, size_of(p.b.type));
+        copy_rowwise(p.b.values, p.b.ld, s.k, s.n, size_of(p.b.type), b.rowwise_b, stride,
+                     p.stream);
+        x.b = b.rowwise_b;
+        x.b_row_stride = stride;
+        x.b_col_stride = 1;
+        x.b_vector = true;  // padded rows: 16-byte loads in bounds at any n
+    }
     x.c_vector =
         vectorizable(x.c, x.c_row_stride, x.c_col_stride, size_of(p.c.type), s.n, s.geo.width);
+    const value_type acc = p.a.type == value_type::f64 ? value_type::f64 : value_type::f32;
+    const std::int64_t c_stride = rowwise_stride(s.n, size_of(p.b.type));
+    if (s.rowwise_c) {
+        // The kernel writes alpha*op(A)*op(B) in the accumulation type; the way back
+        // adds beta*C, so C is rounded once, as on the direct path.
+        static const double zero = 0.0;
+        x.c = b.rowwise_c;
+        x.c_row_stride = c_stride;
+        x.c_col_stride = 1;
+        x.c_vector = true;  // padded rows, as for B
+        x.c_type = acc;
+        x.beta.ptr = &zero;
+        x.beta.on_device = false;
+        x.beta.type = value_type::f64;
+    }
     if (s.alg == algorithm::row_split) x.split = split_of(s, b);
     if (s.alg == algorithm::merge_path) {
         x.merge = merge_of(s, b);
         x.records = b.records;
     }
     multiply(p, x);
+    if (s.rowwise_c)
+        finish_columnwise(b.rowwise_c, c_stride, acc, s.m, s.n, p.c.values, p.c.ld, p.c.type,
+                          p.beta, p.stream);
 }
 
 }  // namespace tcs::spmm

@@ -1,0 +1,72 @@
+// Row-split reads op(B) a row at a time, each column lane a 16-byte piece of the row,
+// and writes C the same way. When op(B) is column-wise (B column-major, or row-major
+// and transposed) those pieces are `ld` elements apart, one cache sector per element;
+// so are C's when C is column-major. On the H100 row-split then took 4-7x the time it
+// takes on row-major B and C (fp32, n = 128: Dubcova1 128 us against 19, banded_1m_hb4
+// 2.7 ms against 0.51), slower than cuSPARSE. So, where it pays (the rules below), a
+// run first copies op(B) row-wise into the caller's buffer, rows padded to whole
+// 16-byte vectors, and row-split reads the copy with 16-byte loads at any n; and it
+// writes alpha*op(A)*op(B) row-wise into the buffer, in the accumulation type, and a
+// second kernel turns that into column-major C, adding beta*C. Each copy costs two
+// passes over its matrix and a launch; the buffer grows by op(B)'s k x n elements and
+// C's m x n accumulators (rows rounded up to whole vectors).
+#pragma once
+
+#include "core/types.hpp"
+#include "spmm/geometry.hpp"
+
+#include <cuda_runtime_api.h>
+
+#include <cstddef>
+#include <cstdint>
+
+namespace tcs::spmm {
+
+// Whether the row-wise copy of a column-wise op(B) (k x n) pays for its launch and its
+// pass over B: for an op(B) of at least 2^18 elements or 2^22 products (nnz * n). H100,
+// fp32, row-split, same run: at n = 32 the copy made the regular matrices with op(B) of
+// 218k elements or less 2-4 us slower (nos3 6.9 -> 10.8 us, Si2 7.1 -> 10.8,
+// bcsstk13 10.9 -> 13.3), while from 268k on the irregular ones gained most (hep-th
+// 17.0 -> 13.8, PGPgiantcompo 21.4 -> 14.7, as-caida 36.0 -> 22.8, uniform_1m_8 6976
+// -> 527). At n = 128 the strided reads cost more, and small matrices with long rows
+// gained too (aa3, 825 x 128, 9M products: 31.1 -> 22.3; bcsstk13 24.1 -> 19.1) while
+// nos3 and Si2 (2.0M and 2.3M products) still lost 2 us. At n = 1 a column of op(B) is
+// its row: nothing to copy.
+inline bool rowwise_b_pays(std::int64_t k, std::int64_t nnz, std::int64_t n) {
+    return n > 1 && (double(k) * double(n) >= 0x1p18 || double(nnz) * double(n) >= 0x1p22);
+}
+
+// Whether row-split writes column-major C through a row-wise copy (m x n sums in the
+// buffer, then finish_columnwise). Written directly, a warp's column lanes store one
+// element per column of C, each `ld` apart; where a warp holds at most two rows (16 or
+// 32 column lanes per row) those stores cost more than the copy's two extra passes over
+// C and its launch: H100, fp32, n = 128, B copied too, same run: banded_1m_hb4 2143 ->
+// 1406 us, rmat_s18_e8 784 -> 504, a2nnsnsl 199 -> 139, luxembourg_osm 255 -> 169,
+// rajat01 (m = 6.8k) 29.8 -> 23.9. At n = 32 (8 column lanes) it lost everywhere
+// (banded_1m_hb4 340 -> 424), so did C of under 2^19 elements (bcsstk13, ex36, nos3:
+// 1-2 us), and rows of more than 32 nonzeros on average, whose products outweigh C's
+// stores (dense_blocks_131k_b8 394 -> 419, stencil27_d3_30 271 -> 293, bcsstk16 even).
+inline bool rowwise_c_pays(std::int64_t m, std::int64_t nnz, std::int64_t n, const geometry& g) {
+    return n > 1 && g.lanes >= 16 && double(m) * double(n) >= 0x1p19 &&
+           double(nnz) <= 32.0 * double(m);
+}
+
+// Elements per row of the row-wise copy of an n-column op(B): n rounded up to whole
+// 16-byte vectors.
+std::int64_t rowwise_stride(std::int64_t n, std::size_t element_bytes);
+
+// dst[kk * dst_stride + j] = src[kk + j * ld] for kk < k, j < n, and zeros in the
+// padding columns n <= j < dst_stride. Elements of element_bytes (2, 4 or 8) bytes,
+// copied as bits. Asynchronous on `stream`; no allocation.
+void copy_rowwise(const void* src, std::int64_t ld, std::int64_t k, std::int64_t n,
+                  std::size_t element_bytes, void* dst, std::int64_t dst_stride,
+                  cudaStream_t stream);
+
+// C(i, j) = tmp[i * tmp_stride + j] + beta * C(i, j) for a column-major m x n C of
+// c_type (element (i, j) at c[i + j * ldc]), tmp of the accumulation type acc (f32 or
+// f64, as is beta). beta == 0 never reads C. Asynchronous on `stream`; no allocation.
+void finish_columnwise(const void* tmp, std::int64_t tmp_stride, value_type acc, std::int64_t m,
+                       std::int64_t n, void* c, std::int64_t ldc, value_type c_type,
+                       const scalar_arg& beta, cudaStream_t stream);
+
+}  // namespace tcs::spmm
