@@ -81,7 +81,11 @@ shape shape_of(const problem& p) {
     return s;
 }
 
-std::size_t accumulator_bytes(const problem& p) { return p.a.type == value_type::f64 ? 8 : 4; }
+// What products are summed in: fp64 for fp64, fp32 for every other type.
+value_type accumulator_type(const problem& p) {
+    return p.a.type == value_type::f64 ? value_type::f64 : value_type::f32;
+}
+std::size_t accumulator_bytes(const problem& p) { return size_of(accumulator_type(p)); }
 
 struct carved {
     transposed_csr t;        // opA = T
@@ -296,7 +300,7 @@ void run(const problem& p, void* buffer, bool preprocessed) {
     }
     x.c_vector =
         vectorizable(x.c, x.c_row_stride, x.c_col_stride, size_of(p.c.type), s.n, s.geo.width);
-    const value_type acc = p.a.type == value_type::f64 ? value_type::f64 : value_type::f32;
+    const value_type acc = accumulator_type(p);
     const std::int64_t c_stride = rowwise_stride(s.n, size_of(p.b.type));
     if (s.rowwise_c) {
         // The kernel writes alpha*op(A)*op(B) in the accumulation type; the way back
