@@ -573,7 +573,9 @@ TCS_API tcsStatus_t tcsSpGEMM_copy(tcsHandle_t handle, tcsOperation_t opA, tcsOp
  *  n <= 16), a row-wise copy of a column-wise op(B) (B column-major, or row-major with
  *  opB = TRANSPOSE) of k x n elements and a row-wise m x n copy of a column-major C in
  *  the compute type, where they make the call faster (sizes in
- *  docs/algorithms/spmm-csr.md); TCS_SPMM_CSR_MERGE needs neither. */
+ *  docs/algorithms/spmm-csr.md); TCS_SPMM_CSR_MERGE needs neither. Where the copies
+ *  of all n columns would exceed 128 MiB, tcsSpMM does the columns 32 at a time and
+ *  the buffer holds the copies of 32 columns: the size is then the one for n = 32. */
 TCS_API tcsStatus_t tcsSpMM_bufferSize(tcsHandle_t handle, tcsOperation_t opA,
                                        tcsOperation_t opB, const void* alpha,
                                        tcsConstSpMatDescr_t matA, tcsConstDnMatDescr_t matB,

@@ -293,6 +293,8 @@ typedef struct {
     int b_pad, c_pad, b_offset, c_offset; /* ld - minimum; element offset of the pointer */
     int preprocess;                       /* preprocess first (else the run analyses) */
     int new_values;                       /* then new values of A, same structure, run again */
+    int64_t same_buffer_as_n; /* > 0: the buffer must be the size the same call with this
+                               * n (fewer columns of op(B) and C) asks for */
 } spmm_case;
 
 static const char* describe(const spmm_case* s, const char* what) {
@@ -508,6 +510,23 @@ static void check_case(const tcst_csr* a_in, const spmm_case* sc) {
                              sc->c_row ? TCS_ORDER_ROW : TCS_ORDER_COL));
 
     const size_t bytes = buffer_size(sc, &s, da.descr, db, dc);
+    if (sc->same_buffer_as_n > 0) {
+        /* The narrower operands as views of the same memory: a size query reads none. */
+        const int64_t w = sc->same_buffer_as_n;
+        tcsConstDnMatDescr_t nb;
+        tcsDnMatDescr_t nc;
+        assert_ok(tcsCreateConstDnMat(&nb, sc->trans_b ? w : k, sc->trans_b ? k : w, b.ld,
+                                      dense_values(&b), ty->ab,
+                                      sc->b_row ? TCS_ORDER_ROW : TCS_ORDER_COL));
+        assert_ok(tcsCreateDnMat(&nc, m, w, c.ld, dense_values(&c), ty->c,
+                                 sc->c_row ? TCS_ORDER_ROW : TCS_ORDER_COL));
+        const size_t narrow = buffer_size(sc, &s, da.descr, nb, nc);
+        if (bytes != narrow)
+            fail_msg("%s: buffer %zu bytes, %zu at n = %lld", describe(sc, "buffer size"), bytes,
+                     narrow, (long long)w);
+        assert_ok(tcsDestroyDnMat(nb));
+        assert_ok(tcsDestroyDnMat(nc));
+    }
     void* buffer = tcst_device_poisoned(bytes); /* stale analysis would show */
     assert_true(bytes == 0 || buffer != NULL);
 
@@ -761,6 +780,46 @@ static void test_rowwise_copies(void** state) {
             sc.beta = c_row ? 0.0 : -0.75;
             check_case(&a, &sc);
         }
+    tcst_csr_free(&a);
+}
+
+/* Row-wise copies of more than 128 MiB for all n columns: row-split then does the
+ * columns 32 at a time, and the buffer is the one of 32 columns. A 300000 x 300000
+ * matrix (rows of 0-8 nonzeros, six of 5000 in the very long rows' tier, unsorted
+ * columns): fp32 at n = 72 with both copies (passes of 32, 32 and 8 columns: at 32
+ * columns C is written directly), fp64 with opA = T at n = 40 with both copies at every
+ * width (the last pass of 8 columns through the C copy), and fp32 with op(B) = B^T of a
+ * row-major B into row-major C at n = 128 (the B copy alone over the budget). Base,
+ * beta (0 with NaN in C, or not), pointer mode, preprocess, padding and offsets drawn at
+ * random. Not in the quick mode (under compute-sanitizer): hundreds of MB per case. */
+static void test_rowwise_chunks(void** state) {
+    (void)state;
+    if (fx.quick) return;
+    static const struct {
+        int type, trans_a, trans_b;
+        int64_t n;
+    } cases[] = {{FP32, 0, 0, 72}, {FP64, 1, 0, 40}, {FP32, 0, 1, 128}};
+    tcst_csr a;
+    gen_mixed(&a, 300000, 300000, 8, 0.1, 6, 5000, 0.0);
+    tcst_csr_shuffle_columns(&a, tcst_rng_next(&fx.rng));
+    for (int i = 0; i < 3; ++i) {
+        spmm_case sc = plain_case(cases[i].type, cases[i].n, TCS_SPMM_ALG_DEFAULT);
+        sc.trans_a = cases[i].trans_a;
+        sc.trans_b = cases[i].trans_b;
+        sc.b_row = sc.trans_b; /* op(B) column-wise */
+        sc.c_row = sc.trans_b;
+        sc.base = random_below(2);
+        sc.beta = random_below(2) ? 0.5 : 0.0;
+        sc.device_scalars = random_below(2);
+        sc.preprocess = random_below(2);
+        sc.new_values = 0;
+        sc.b_pad = random_below(2) * 3;
+        sc.c_pad = random_below(2) * 5;
+        sc.b_offset = random_below(2);
+        sc.c_offset = random_below(2);
+        sc.same_buffer_as_n = 32;
+        check_case(&a, &sc);
+    }
     tcst_csr_free(&a);
 }
 
@@ -1236,6 +1295,7 @@ int main(void) {
         cmocka_unit_test(test_power_law),
         cmocka_unit_test(test_busy_device),
         cmocka_unit_test(test_rowwise_copies),
+        cmocka_unit_test(test_rowwise_chunks),
         cmocka_unit_test(test_vector_rows),
         cmocka_unit_test(test_large),
         cmocka_unit_test(test_no_nonzeros),

@@ -51,6 +51,24 @@ inline bool rowwise_c_pays(std::int64_t m, std::int64_t nnz, std::int64_t n, con
            double(nnz) <= 32.0 * double(m);
 }
 
+// Columns per pass where the copies are capped: where the row-wise copies of all n
+// columns would take more than kCopyBudgetBytes, row-split does the columns
+// kChunkColumns at a time, each pass copying its columns of op(B) (and, where it pays at
+// that width, writing its columns of C through the copy), so the buffer holds the copies
+// of kChunkColumns columns only. Why: with copies of all n columns the buffer was as
+// large as op(B) and C together (banded_1m_hb4 at n = 128: 1.02 GB, where cuSPARSE asks
+// for 0.14 MB), more than a solver near the device's memory can give. A pass of 32
+// columns reads A again, but on the matrices whose copies exceed the budget four passes
+// of 32 take about what one pass of 128 took. H100, fp32, column-major B and C at
+// n = 128, same run, all n against passes of 32: banded_1m_hb4 1382 -> 1312 us and
+// 1025 -> 129 MB, uniform_1m_8 2368 -> 2053 us and 1025 -> 129 MB, rmat_s18_e8 496 ->
+// 551 us and 269 -> 34 MB, stencil27_d1_64 488 -> 510 us and 269 -> 34 MB (cuSPARSE:
+// 2223, 20238, 2251, 1915 us). On the small matrices, whose copies are a few MB, the
+// passes' launches would cost up to 3x (the suite's n = 32 times, four of them, against
+// its n = 128 ones: mbeacxc 52 against 15 us).
+inline constexpr std::int64_t kChunkColumns = 32;
+inline constexpr double kCopyBudgetBytes = 0x1p27;  // 128 MiB
+
 // Elements per row of the row-wise copy of an n-column op(B): n rounded up to whole
 // 16-byte vectors.
 std::int64_t rowwise_stride(std::int64_t n, std::size_t element_bytes);

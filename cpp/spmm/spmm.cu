@@ -12,8 +12,11 @@
 //                  two of them are alive at once on the stream
 //   kept           opA = T: A^T's row offsets, column indices, permutation, values
 //                  row-split: the counts and lists of long rows, the very long rows'
-//                  tickets (zero between runs) and partial sums
+//                  tickets (zero between runs) and partial sums; the row-wise copy of
+//                  a column-major C
 //                  merge-path: the partition (segment start rows)
+// Row-split's copies hold the columns of one pass: all n, or kChunkColumns where all n
+// would take more than kCopyBudgetBytes (rowwise.hpp).
 #include "spmm/spmm.hpp"
 
 #include "core/error.hpp"
@@ -38,12 +41,13 @@ namespace {
 // addresses), so that preprocess and run agree.
 struct shape {
     std::int64_t m = 0, k = 0, n = 0, nnz = 0;
+    std::int64_t width = 0;    // columns per pass of the product: n, or kChunkColumns
     bool empty = false;        // m == 0 or n == 0: nothing to do
     bool no_products = false;  // nnz == 0 or k == 0: C = beta*C
     algorithm alg = algorithm::row_split;
     bool rowwise_b = false;  // row-split reads a row-wise copy of a column-wise op(B)
     bool rowwise_c = false;  // row-split writes column-major C through a row-wise copy
-    geometry geo;
+    geometry geo;              // for passes of `width` columns
     std::int64_t slabs = 1;
     long_plan longs;   // row-split
     segmentation seg;  // merge-path
@@ -53,6 +57,35 @@ struct shape {
 // op(B) is column-wise (op(B)(kk, :) strided, column j contiguous) when B is column-major
 // and not transposed, or row-major and transposed.
 bool b_columnwise(const problem& p) { return p.b.row_major == p.trans_b; }
+
+// What products are summed in: fp64 for fp64, fp32 for every other type.
+value_type accumulator_type(const problem& p) {
+    return p.a.type == value_type::f64 ? value_type::f64 : value_type::f32;
+}
+std::size_t accumulator_bytes(const problem& p) { return size_of(accumulator_type(p)); }
+
+// Bytes of row-split's row-wise copies of op(B) and of C for passes of s.width columns
+// (rows padded to whole vectors of B's element type).
+std::size_t rowwise_b_bytes(const problem& p, const shape& s) {
+    const std::size_t element_bytes = size_of(p.b.type);
+    return s.rowwise_b ? std::size_t(s.k) * std::size_t(rowwise_stride(s.width, element_bytes)) *
+                             element_bytes
+                       : 0;
+}
+std::size_t rowwise_c_bytes(const problem& p, const shape& s) {
+    return s.rowwise_c ? std::size_t(s.m) *
+                             std::size_t(rowwise_stride(s.width, size_of(p.b.type))) *
+                             accumulator_bytes(p)
+                       : 0;
+}
+
+// Row-split's copies and geometry for passes of `width` columns.
+void plan_split(const problem& p, shape& s, std::int64_t width) {
+    s.width = width;
+    s.rowwise_b = b_columnwise(p) && rowwise_b_pays(s.k, s.nnz, width);
+    s.geo = choose_split(s.m, s.nnz, width, size_of(p.a.type), p.device, s.rowwise_b);
+    s.rowwise_c = !p.c.row_major && rowwise_c_pays(s.m, s.nnz, width, s.geo);
+}
 
 shape shape_of(const problem& p) {
     shape s;
@@ -68,24 +101,22 @@ shape shape_of(const problem& p) {
         fail(errc::insufficient_resources, "SpMM: A exceeds 32-bit indices");
     const std::size_t element_bytes = size_of(p.a.type);
     s.alg = choose_algorithm(p.alg, s.n, b_columnwise(p));
-    const bool split = s.alg == algorithm::row_split;
-    s.rowwise_b = split && b_columnwise(p) && rowwise_b_pays(s.k, s.nnz, s.n);
-    s.geo = split ? choose_split(s.m, s.nnz, s.n, element_bytes, p.device, s.rowwise_b)
-                  : choose_geometry(s.n, element_bytes);
-    s.rowwise_c = split && !p.c.row_major && rowwise_c_pays(s.m, s.nnz, s.n, s.geo);
-    s.slabs = slab_count(s.n, s.geo);
+    s.width = s.n;
+    if (s.alg == algorithm::row_split) {
+        plan_split(p, s, s.n);
+        if (s.n > kChunkColumns &&
+            double(rowwise_b_bytes(p, s)) + double(rowwise_c_bytes(p, s)) > kCopyBudgetBytes)
+            plan_split(p, s, kChunkColumns);
+        s.longs = plan_long_rows(s.geo, s.m, s.nnz, s.width, p.device);
+    } else {
+        s.geo = choose_geometry(s.n, element_bytes);
+    }
+    s.slabs = slab_count(s.width, s.geo);
     s.group = choose_row_group(s.m, s.nnz, s.n);
-    if (s.alg == algorithm::row_split) s.longs = plan_long_rows(s.geo, s.m, s.nnz, s.n, p.device);
     if (s.alg == algorithm::merge_path)
         s.seg = choose_segments(s.m + s.nnz, s.m, s.geo, s.slabs, p.device);
     return s;
 }
-
-// What products are summed in: fp64 for fp64, fp32 for every other type.
-value_type accumulator_type(const problem& p) {
-    return p.a.type == value_type::f64 ? value_type::f64 : value_type::f32;
-}
-std::size_t accumulator_bytes(const problem& p) { return size_of(accumulator_type(p)); }
 
 struct carved {
     transposed_csr t;        // opA = T
@@ -95,8 +126,8 @@ struct carved {
     void* partials = nullptr;
     int* limits = nullptr;   // merge-path: seg.count + 1
     void* records = nullptr; // merge-path: seg.count * n accumulators
-    void* rowwise_b = nullptr;  // row-split, column-wise op(B): k x rowwise_stride(n)
-    void* rowwise_c = nullptr;  // row-split, column-major C: m x rowwise_stride(n) sums
+    void* rowwise_b = nullptr;  // row-split, column-wise op(B): k x rowwise_stride(width)
+    void* rowwise_c = nullptr;  // row-split, column-major C: m x rowwise_stride(width) sums
     std::size_t bytes = 0;
 };
 
@@ -112,14 +143,8 @@ carved carve(const problem& p, const shape& s, void* buffer) {
     }
     const std::size_t record_bytes =
         merge ? std::size_t(s.seg.count) * std::size_t(s.n) * accumulator_bytes(p) : 0;
-    const std::size_t element_bytes = size_of(p.b.type);
-    const std::size_t rowwise_bytes =
-        s.rowwise_b ? std::size_t(s.k) * std::size_t(rowwise_stride(s.n, element_bytes)) *
-                          element_bytes
-                    : 0;
-
     carver kept(buffer);
-    char* shared = kept.take<char>(std::max({build_bytes, record_bytes, rowwise_bytes}));
+    char* shared = kept.take<char>(std::max({build_bytes, record_bytes, rowwise_b_bytes(p, s)}));
     if (p.trans_a) {
         carver scratch(shared);
         out.t = carve_transposed(p.a, kept, scratch);
@@ -137,10 +162,7 @@ carved carve(const problem& p, const shape& s, void* buffer) {
         out.records = shared;
     }
     if (s.rowwise_b) out.rowwise_b = shared;
-    if (s.rowwise_c)
-        out.rowwise_c = kept.take<char>(std::size_t(s.m) *
-                                        std::size_t(rowwise_stride(s.n, element_bytes)) *
-                                        accumulator_bytes(p));
+    if (s.rowwise_c) out.rowwise_c = kept.take<char>(rowwise_c_bytes(p, s));
     out.bytes = kept.bytes();
     return out;
 }
@@ -255,6 +277,56 @@ void multiply(const problem& p, const product& x) {
     fail(errc::internal_error, "SpMM value type");
 }
 
+// One pass of the product over columns j0 .. j0 + w - 1 of op(B) and C (all n columns
+// unless the copies are capped, see kChunkColumns): op(B)'s row-wise copy in, the
+// product, C's row-wise copy out. x holds the whole operands; a pass moves its pointers
+// to column j0.
+void run_columns(const problem& p, const shape& s, const carved& b, product x, std::int64_t j0,
+                 std::int64_t w) {
+    const std::size_t b_bytes = size_of(p.b.type);
+    x.n = w;
+    x.slabs = slab_count(w, s.geo);
+    x.b = static_cast<const char*>(x.b) + j0 * x.b_col_stride * std::int64_t(b_bytes);
+    x.c = static_cast<char*>(x.c) + j0 * x.c_col_stride * std::int64_t(size_of(p.c.type));
+    if (s.longs.any())  // a narrower last pass has fewer slabs of long rows
+        for (int tier = 0; tier < 2; ++tier) {
+            const std::int64_t slab = s.longs.tiers[tier].slab_width;
+            x.split.slabs[tier] = (w + slab - 1) / slab;
+        }
+    x.b_vector = vectorizable(x.b, x.b_row_stride, x.b_col_stride, b_bytes, w, s.geo.width);
+    const std::int64_t stride = rowwise_stride(s.width, b_bytes);
+    if (s.rowwise_b) {
+        // After analyse, which may have used the shared region for A^T's build. op(B) is
+        // column-wise: column j at x.b + j * b_col_stride.
+        copy_rowwise(x.b, x.b_col_stride, s.k, w, b_bytes, b.rowwise_b, stride, p.stream);
+        x.b = b.rowwise_b;
+        x.b_row_stride = stride;
+        x.b_col_stride = 1;
+        x.b_vector = true;  // padded rows: 16-byte loads in bounds at any n
+    }
+    x.c_vector = vectorizable(x.c, x.c_row_stride, x.c_col_stride, size_of(p.c.type), w,
+                              s.geo.width);
+    void* const c = x.c;
+    const value_type acc = accumulator_type(p);
+    if (s.rowwise_c) {
+        // The kernel writes alpha*op(A)*op(B) in the accumulation type; the way back
+        // adds beta*C, so C is rounded once, as on the direct path.
+        static const double zero = 0.0;
+        x.c = b.rowwise_c;
+        x.c_row_stride = stride;
+        x.c_col_stride = 1;
+        x.c_vector = true;  // padded rows, as for B
+        x.c_type = acc;
+        x.beta.ptr = &zero;
+        x.beta.on_device = false;
+        x.beta.type = value_type::f64;
+    }
+    multiply(p, x);
+    if (s.rowwise_c)
+        finish_columnwise(b.rowwise_c, stride, acc, s.m, w, c, p.c.ld, p.c.type, p.beta,
+                          p.stream);
+}
+
 }  // namespace
 
 std::size_t buffer_size(const problem& p) { return carve(p, shape_of(p), nullptr).bytes; }
@@ -284,46 +356,14 @@ void run(const problem& p, void* buffer, bool preprocessed) {
     x.base = a.base;
     x.alg = s.alg;
     x.geo = s.geo;
-    x.slabs = s.slabs;
     x.group = s.group;
-    x.b_vector =
-        vectorizable(x.b, x.b_row_stride, x.b_col_stride, size_of(p.b.type), s.n, s.geo.width);
-    if (s.rowwise_b) {
-        // After analyse, which may have used the shared region for A^T's build.
-        const std::int64_t stride = rowwise_stride(s.n, size_of(p.b.type));
-        copy_rowwise(p.b.values, p.b.ld, s.k, s.n, size_of(p.b.type), b.rowwise_b, stride,
-                     p.stream);
-        x.b = b.rowwise_b;
-        x.b_row_stride = stride;
-        x.b_col_stride = 1;
-        x.b_vector = true;  // padded rows: 16-byte loads in bounds at any n
-    }
-    x.c_vector =
-        vectorizable(x.c, x.c_row_stride, x.c_col_stride, size_of(p.c.type), s.n, s.geo.width);
-    const value_type acc = accumulator_type(p);
-    const std::int64_t c_stride = rowwise_stride(s.n, size_of(p.b.type));
-    if (s.rowwise_c) {
-        // The kernel writes alpha*op(A)*op(B) in the accumulation type; the way back
-        // adds beta*C, so C is rounded once, as on the direct path.
-        static const double zero = 0.0;
-        x.c = b.rowwise_c;
-        x.c_row_stride = c_stride;
-        x.c_col_stride = 1;
-        x.c_vector = true;  // padded rows, as for B
-        x.c_type = acc;
-        x.beta.ptr = &zero;
-        x.beta.on_device = false;
-        x.beta.type = value_type::f64;
-    }
     if (s.alg == algorithm::row_split) x.split = split_of(s, b);
     if (s.alg == algorithm::merge_path) {
         x.merge = merge_of(s, b);
         x.records = b.records;
     }
-    multiply(p, x);
-    if (s.rowwise_c)
-        finish_columnwise(b.rowwise_c, c_stride, acc, s.m, s.n, p.c.values, p.c.ld, p.c.type,
-                          p.beta, p.stream);
+    for (std::int64_t j0 = 0; j0 < s.n; j0 += s.width)
+        run_columns(p, s, b, x, j0, std::min(s.width, s.n - j0));
 }
 
 }  // namespace tcs::spmm
