@@ -262,6 +262,17 @@ def floor_line(vtype, order, n, ratios):
     return line
 
 
+def buffer_line(vtype, order, buffers):
+    """buffers: [(tcsparse bytes, cuSPARSE bytes, matrix, n)]: the largest of each."""
+    known = [b for b in buffers if b[0] is not None and b[1] is not None]
+    if not known:
+        return None
+    t = max(known, key=lambda b: b[0])
+    c = max(known, key=lambda b: b[1])
+    return (f"buffer SpMM {vtype} {order}-major: tcsparse at most {fmt_mb(t[0])} MB "
+            f"({t[2]}, n={t[3]}), cuSPARSE at most {fmt_mb(c[1])} MB ({c[2]}, n={c[3]})")
+
+
 def spmm_report(results, context, sources):
     pairs = pair_up(results, "spmm", 5)  # spmm/<type>/<order>/n<N>/<matrix>/<lib>
     if not pairs:
@@ -276,20 +287,23 @@ def spmm_report(results, context, sources):
            "DRAM. No kernel takes less than a launch, and for most small matrices the floor is "
            "far below it, so the tables also give time / (floor + launch), the launch being "
            "the measured time of a 4-byte memset timed like a sample. "
-           "Speedup = cuSPARSE time / tcsparse time. Every result was checked against "
+           "Speedup = cuSPARSE time / tcsparse time. Buffer = the bytes each library's "
+           "bufferSize asked for (A, B and C take the same memory in both, so this is the "
+           "difference in peak device memory). Every result was checked against "
            "the CPU reference (sampled columns, every row).", ""]
     out += context_lines(context, sources)
     summary, plot = [], {}
     for vtype, order in sorted({k[:2] for k in pairs}):
         keys = sorted((k for k in pairs if k[:2] == (vtype, order)),
                       key=lambda k: (k[3], _n_of(k[2])))
-        rows, by_n, floors = [], {}, {}
+        rows, by_n, floors, buffers = [], {}, {}, []
         for key in keys:
             t, c = pairs[key].get("tcsparse"), pairs[key].get("cusparse")
             speedup = ratio(value(c, "ms"), value(t, "ms"))
             n = _n_of(key[2])
             by_n.setdefault(n, []).append(speedup)
             floors.setdefault(n, []).append((value(t, "floor_ratio"), value(t, "floor_launch_ratio")))
+            buffers.append((value(t, "buffer_bytes"), value(c, "buffer_bytes"), key[3], n))
             if (vtype, order) == ("fp32", "row"):
                 plot.setdefault(n, []).append((_first(pairs[key], "nnz_a"), speedup))
             rows.append([f"`{key[3]}`", str(n), fmt_count(_first(pairs[key], "nnz_a")),
@@ -297,7 +311,8 @@ def spmm_report(results, context, sources):
                          fmt(value(t, "gflops"), ".1f"), fmt(value(c, "gflops"), ".1f"),
                          fmt_speedup(speedup),
                          fmt(value(t, "floor_ratio"), ".2f"), fmt(value(c, "floor_ratio"), ".2f"),
-                         fmt(value(t, "floor_launch_ratio"), ".2f")])
+                         fmt(value(t, "floor_launch_ratio"), ".2f"),
+                         fmt_mb(value(t, "buffer_bytes")), fmt_mb(value(c, "buffer_bytes"))])
         out += ["", f"## {vtype}, {'row' if order == 'row' else 'column'}-major B and C", ""]
         for n in sorted(by_n):
             g = geomean(by_n[n])
@@ -311,10 +326,15 @@ def spmm_report(results, context, sources):
             if line:
                 summary.append(line)
                 out.append(f"- {line}")
+        line = buffer_line(vtype, order, buffers)
+        if line:
+            summary.append(line)
+            out.append(f"- {line}")
         out.append("")
         out += table(["matrix", "n", "nnz(A)", "tcsparse ms", "cuSPARSE ms", "tcsparse GFLOP/s",
                       "cuSPARSE GFLOP/s", "speedup", "tcsparse time/floor",
-                      "cuSPARSE time/floor", "tcsparse time/(floor+launch)"], rows)
+                      "cuSPARSE time/floor", "tcsparse time/(floor+launch)",
+                      "tcsparse buffer MB", "cuSPARSE buffer MB"], rows)
     out += error_notes(pairs)
     return out, summary, plot
 
