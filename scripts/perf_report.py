@@ -123,6 +123,11 @@ def fmt_mb(x):
     return "—" if x is None else f"{x / 1e6:.1f}"
 
 
+def fmt_buffer_mb(x):
+    """MB with three decimals below 1 MB, so that small buffers do not read as 0."""
+    return "—" if x is None else f"{x / 1e6:.{1 if x >= 1e6 else 3}f}"
+
+
 def fmt_count(x):
     return "—" if x is None else f"{int(round(x)):,}"
 
@@ -269,8 +274,8 @@ def buffer_line(vtype, order, buffers):
         return None
     t = max(known, key=lambda b: b[0])
     c = max(known, key=lambda b: b[1])
-    return (f"buffer SpMM {vtype} {order}-major: tcsparse at most {fmt_mb(t[0])} MB "
-            f"({t[2]}, n={t[3]}), cuSPARSE at most {fmt_mb(c[1])} MB ({c[2]}, n={c[3]})")
+    return (f"buffer SpMM {vtype} {order}-major: tcsparse at most {fmt_buffer_mb(t[0])} MB "
+            f"({t[2]}, n={t[3]}), cuSPARSE at most {fmt_buffer_mb(c[1])} MB ({c[2]}, n={c[3]})")
 
 
 def spmm_report(results, context, sources):
@@ -312,7 +317,8 @@ def spmm_report(results, context, sources):
                          fmt_speedup(speedup),
                          fmt(value(t, "floor_ratio"), ".2f"), fmt(value(c, "floor_ratio"), ".2f"),
                          fmt(value(t, "floor_launch_ratio"), ".2f"),
-                         fmt_mb(value(t, "buffer_bytes")), fmt_mb(value(c, "buffer_bytes"))])
+                         fmt_buffer_mb(value(t, "buffer_bytes")),
+                         fmt_buffer_mb(value(c, "buffer_bytes"))])
         out += ["", f"## {vtype}, {'row' if order == 'row' else 'column'}-major B and C", ""]
         for n in sorted(by_n):
             g = geomean(by_n[n])
