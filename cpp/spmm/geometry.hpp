@@ -290,6 +290,8 @@ struct long_tier {
     std::int64_t slabs = 0;               // column slabs of a row
     int parts = 1;                        // blocks a (row, slab) is cut into
     std::int64_t slab_width = 0;          // columns of a slab (lanes * V)
+    // Slabs of a row for n columns (a narrower pass than planned has fewer).
+    std::int64_t slabs_for(std::int64_t n) const { return (n + slab_width - 1) / slab_width; }
     // Very long tier: a ticket per (entry, slab), and the partial sums of its parts.
     std::int64_t tickets() const { return parts > 1 ? capacity * slabs : 0; }
     std::int64_t partials() const { return tickets() * parts * slab_width; }
@@ -308,7 +310,7 @@ inline long_tier tier_of(std::int64_t threshold, int lanes, const geometry& g, s
     t.threshold = std::min<std::int64_t>(threshold, 0x7ffffffe);
     t.capacity = std::min(m, nnz / (t.threshold + 1));
     t.slab_width = std::int64_t(lanes) * g.width;
-    t.slabs = (n + t.slab_width - 1) / t.slab_width;
+    t.slabs = t.slabs_for(n);
     return t;
 }
 

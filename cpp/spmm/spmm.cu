@@ -48,7 +48,6 @@ struct shape {
     bool rowwise_b = false;  // row-split reads a row-wise copy of a column-wise op(B)
     bool rowwise_c = false;  // row-split writes column-major C through a row-wise copy
     geometry geo;              // for passes of `width` columns
-    std::int64_t slabs = 1;
     long_plan longs;   // row-split
     segmentation seg;  // merge-path
     row_group group;   // CSR-vector
@@ -111,10 +110,9 @@ shape shape_of(const problem& p) {
     } else {
         s.geo = choose_geometry(s.n, element_bytes);
     }
-    s.slabs = slab_count(s.width, s.geo);
     s.group = choose_row_group(s.m, s.nnz, s.n);
-    if (s.alg == algorithm::merge_path)
-        s.seg = choose_segments(s.m + s.nnz, s.m, s.geo, s.slabs, p.device);
+    if (s.alg == algorithm::merge_path)  // one pass of all n columns
+        s.seg = choose_segments(s.m + s.nnz, s.m, s.geo, slab_count(s.n, s.geo), p.device);
     return s;
 }
 
@@ -289,10 +287,7 @@ void run_columns(const problem& p, const shape& s, const carved& b, product x, s
     x.b = static_cast<const char*>(x.b) + j0 * x.b_col_stride * std::int64_t(b_bytes);
     x.c = static_cast<char*>(x.c) + j0 * x.c_col_stride * std::int64_t(size_of(p.c.type));
     if (s.longs.any())  // a narrower last pass has fewer slabs of long rows
-        for (int tier = 0; tier < 2; ++tier) {
-            const std::int64_t slab = s.longs.tiers[tier].slab_width;
-            x.split.slabs[tier] = (w + slab - 1) / slab;
-        }
+        for (int tier = 0; tier < 2; ++tier) x.split.slabs[tier] = s.longs.tiers[tier].slabs_for(w);
     x.b_vector = vectorizable(x.b, x.b_row_stride, x.b_col_stride, b_bytes, w, s.geo.width);
     const std::int64_t stride = rowwise_stride(s.width, b_bytes);
     if (s.rowwise_b) {
