@@ -25,6 +25,7 @@ struct tcsContext {
 struct tcsSpMMMemo {
     const void* buffer = nullptr;
     std::uint64_t key = 0;
+    int runs = 1;  // what the analysis chose for row-split's runs of rows (cpp/spmm/runs.hpp)
 };
 
 struct tcsSpMatDescr {

@@ -217,6 +217,84 @@ static void gen_sweep_matrix(tcst_csr* out, int shuffled) {
     if (shuffled) tcst_csr_shuffle_columns(out, tcst_rng_next(&fx.rng));
 }
 
+/* rows x cols in runs: consecutive rows with the same column indices in the same order,
+ * as the unknowns of one mesh node share their neighbours. The rows come in blocks of
+ * `block` (the last may be shorter), each one run, or in about one block of twenty two
+ * runs split at a random row. A run's pattern has 0..max_len distinct columns in random
+ * order (unsorted), or long_len columns in about one run of long_every (rows the
+ * long-row blocks take). Traps for the comparison of patterns, each in about one row
+ * of 256 after a run's first: the run's columns in another order (the first and last
+ * swapped), the last column another one, the pattern without its last column. Values
+ * random. */
+static void gen_runs(tcst_csr* out, int64_t rows, int64_t cols, int block, int max_len,
+                     int long_every, int long_len) {
+    int* len = (int*)xmalloc((size_t)rows * sizeof(int));
+    int* kind = (int*)xmalloc((size_t)rows * sizeof(int));
+    int* pool = (int*)xmalloc((size_t)cols * sizeof(int));
+    int64_t nnz = 0;
+    for (int64_t i = 0; i < rows;) {
+        const int64_t end = i + block < rows ? i + block : rows;
+        const int64_t split = random_below(20) == 0 ? i + 1 + random_below(block - 1) : end;
+        while (i < end) {
+            const int64_t stop = i < split ? split : end;
+            int l = long_every > 0 && random_below(long_every) == 0 ? long_len
+                                                                    : random_below(max_len + 1);
+            if (l >= cols) l = (int)cols - 1;
+            /* kind: < 0 a run's first row (-1 - its pattern's length), 0 the pattern,
+             * 1-3 the traps */
+            for (int64_t j = i; j < stop; ++j) {
+                const int trap = random_below(256);
+                kind[j] = j == i ? -l - 1 : trap >= 1 && trap <= 3 && l >= 2 ? trap : 0;
+                len[j] = kind[j] == 3 ? l - 1 : l;
+                nnz += len[j];
+            }
+            i = stop;
+        }
+    }
+    assert_int_equal(tcst_csr_alloc(out, rows, cols, nnz), 0);
+    for (int64_t c = 0; c < cols; ++c) pool[c] = (int)c;
+    int l = 0;
+    for (int64_t i = 0; i < rows; ++i) {
+        if (kind[i] < 0) { /* a new pattern: pool[0..l) in random order, pool[l] unused */
+            l = -kind[i] - 1;
+            for (int e = 0; e <= l && e < cols; ++e) {
+                const int pick = e + random_below((int)cols - e);
+                const int t = pool[e];
+                pool[e] = pool[pick];
+                pool[pick] = t;
+            }
+        }
+        const int start = out->row_ptr[i];
+        int* row = out->col_idx + start;
+        for (int e = 0; e < len[i]; ++e) row[e] = pool[e];
+        if (kind[i] == 1) {
+            row[0] = pool[len[i] - 1];
+            row[len[i] - 1] = pool[0];
+        }
+        if (kind[i] == 2) row[len[i] - 1] = pool[l];
+        for (int e = 0; e < len[i]; ++e) out->val[start + e] = tcst_rng_symmetric(&fx.rng);
+        out->row_ptr[i + 1] = start + len[i];
+    }
+    free(len);
+    free(kind);
+    free(pool);
+}
+
+/* Runs per row that windows of z rows from multiples of z find (cpp/spmm/runs.hpp):
+ * one for each row that starts a window or differs from the row before. */
+static double runs_per_row(const tcst_csr* a, int z) {
+    int64_t runs = 0;
+    for (int64_t i = 0; i < a->rows; ++i) {
+        const int begin = a->row_ptr[i], length = a->row_ptr[i + 1] - begin;
+        int same = i > 0 && length == begin - a->row_ptr[i - 1];
+        if (same)
+            same = memcmp(a->col_idx + a->row_ptr[i - 1], a->col_idx + begin,
+                          (size_t)length * sizeof(int)) == 0;
+        runs += i % z == 0 || !same;
+    }
+    return (double)runs / (double)a->rows;
+}
+
 /* ---- dense matrices on the device ------------------------------------------------ */
 
 /* A rows x cols matrix inside an allocation of 0xFF bytes: `image` is the host copy of
@@ -295,6 +373,8 @@ typedef struct {
     int new_values;                       /* then new values of A, same structure, run again */
     int64_t same_buffer_as_n; /* > 0: the buffer must be the size the same call with this
                                * n (fewer columns of op(B) and C) asks for */
+    int plain_too;            /* also run on a buffer preprocess never saw: bitwise the
+                               * same C as the first run */
 } spmm_case;
 
 static const char* describe(const spmm_case* s, const char* what) {
@@ -549,6 +629,18 @@ static void check_case(const tcst_csr* a_in, const spmm_case* sc) {
     if (memcmp(first, again, image_bytes) != 0)
         fail_msg("%s", describe(sc, "a repeated run differs bitwise from the first"));
 
+    if (sc->plain_too) {
+        void* fresh = tcst_device_poisoned(bytes);
+        assert_true(bytes == 0 || fresh != NULL);
+        dense_upload(&c);
+        spmm_call(sc, &s, da.descr, db, dc, fresh, 0);
+        CUDA_OK(cudaMemcpy(again, c.dev, image_bytes, cudaMemcpyDeviceToHost));
+        if (memcmp(first, again, image_bytes) != 0)
+            fail_msg("%s", describe(sc, "a run without preprocess differs bitwise from the "
+                                        "preprocessed one"));
+        tcst_device_free(fresh);
+    }
+
     if (sc->new_values && a.nnz > 0) {
         /* New values in A's value array, same structure and buffer: an analysis kept
          * from preprocess must not keep the old values. */
@@ -728,6 +820,55 @@ static void test_busy_device(void** state) {
                 sc.c_row = ni == 1 ? 0 : 1;
                 check_case(&a, &sc);
             }
+        tcst_csr_free(&a);
+    }
+}
+
+/* ---- runs of rows with one pattern ---------------------------------------------- */
+
+/* Row-split's busy geometry with 16 or more column lanes shares the loads of B among
+ * consecutive rows with one pattern (cpp/spmm/row_runs.cuh), in windows of 3 or 4 rows
+ * that tcsSpMM_preprocess picks where they find at most 0.4 runs per row (runs.hpp):
+ * 40000 rows in blocks of 3 (windows of 3: about 0.36 runs per row) and of 8 (windows
+ * of 4: about 0.28), with runs split inside blocks, unsorted columns, runs of empty
+ * rows, runs of 700-column rows (the long-row blocks'), and rows that look like their
+ * run but are not (columns in another order, the last column another, one column
+ * fewer). Cases: fp32 n = 64 (one vector per lane), 128, 512 (two slabs) and 97 (B read
+ * element by element), fp64 n = 64 and 130, column-major B and C (the row-wise copies)
+ * and opA = T (A^T: whatever runs it has). Each first run is preprocessed, and must
+ * equal bitwise a run on a buffer preprocess never saw (no runs: the plain groups).
+ * Base, beta (0 with NaN in C, or not) and pointer mode drawn at random. */
+static void test_row_runs(void** state) {
+    (void)state;
+    static const struct {
+        int block, type, trans_a, b_row, c_row;
+        int64_t n;
+    } cases[] = {{3, FP32, 0, 1, 1, 128}, {8, FP32, 0, 1, 1, 512}, {3, FP64, 0, 1, 1, 64},
+                 {8, FP64, 0, 1, 1, 130}, {3, FP32, 0, 1, 1, 512}, {3, FP32, 0, 1, 1, 64},
+                 {3, FP32, 0, 1, 1, 97},  {8, FP32, 0, 1, 1, 128}, {3, FP32, 0, 0, 0, 128},
+                 {3, FP32, 1, 1, 1, 128}};
+    const size_t count = fx.quick ? 4 : sizeof cases / sizeof cases[0];
+    for (int block = 3; block <= 8; block += 5) {
+        tcst_csr a;
+        gen_runs(&a, 40000, 30000, block, 24, 400, 700);
+        /* The matrix must take the windows the cases are meant for. */
+        const double r3 = runs_per_row(&a, 3), r4 = runs_per_row(&a, 4);
+        if (block == 3 ? !(r3 <= 0.38 && r3 < r4) : !(r4 <= 0.38 && r4 < r3))
+            fail_msg("blocks of %d: %.3f runs per row in windows of 3, %.3f in windows of 4",
+                     block, r3, r4);
+        for (size_t i = 0; i < count; ++i) {
+            if (cases[i].block != block) continue;
+            spmm_case sc = plain_case(cases[i].type, cases[i].n, TCS_SPMM_ALG_DEFAULT);
+            sc.trans_a = cases[i].trans_a;
+            sc.b_row = cases[i].b_row;
+            sc.c_row = cases[i].c_row;
+            sc.base = random_below(2);
+            sc.beta = random_below(2) ? 0.5 : 0.0;
+            sc.device_scalars = random_below(2);
+            sc.new_values = i < 2;
+            sc.plain_too = 1;
+            check_case(&a, &sc);
+        }
         tcst_csr_free(&a);
     }
 }
@@ -1298,6 +1439,7 @@ int main(void) {
         cmocka_unit_test(test_long_rows),
         cmocka_unit_test(test_power_law),
         cmocka_unit_test(test_busy_device),
+        cmocka_unit_test(test_row_runs),
         cmocka_unit_test(test_rowwise_copies),
         cmocka_unit_test(test_rowwise_chunks),
         cmocka_unit_test(test_vector_rows),

@@ -45,19 +45,21 @@ template <class T, class TC> struct operands {
 };
 
 // Row-split: the long rows' blocks, then row_blocks blocks per slab, as many as a grid
-// holds (the kernel walks the rest).
-template <class T, class TC, int G, int R, int NV, bool Vector>
+// holds (the kernel walks the rest). Z > 1: runs (row_runs.cuh, runs.hpp), each segment
+// of G column lanes (R = 1) taking a window of Z rows.
+template <class T, class TC, int G, int R, int NV, bool Vector, int Z = 1>
 void launch_row_split(const product& p) {
     const operands<T, TC> o(p);
     split_view S = p.split;
-    S.row_blocks = (p.rows + kThreads / (G * R) - 1) / (kThreads / (G * R));
+    constexpr std::int64_t rows_per_block = kThreads / (G * R) * Z;
+    S.row_blocks = (p.rows + rows_per_block - 1) / rows_per_block;
     const std::int64_t limit = 0x7fffffff;
     const std::int64_t blocks = S.long_blocks + std::min(S.row_blocks * p.slabs, limit - S.long_blocks);
     // Parts are planned only where a very long row has at most 2 slabs of 2 column
     // lanes, i.e. n <= 4 vectors: G <= 4. Elsewhere kWhole takes the rows whole, right
     // for any plan.
-    auto kernel = row_split_kernel<T, TC, G, R, NV, Vector, kWhole>;
-    if constexpr (G <= 4) {
+    auto kernel = row_split_kernel<T, TC, G, R, NV, Vector, kWhole, Z>;
+    if constexpr (G <= 4 && Z == 1) {
         constexpr bool filled_kernel =
             row_split_kernel_blocks(sizeof(T), Vector, NV, kPartsFilled) !=
             row_split_kernel_blocks(sizeof(T), Vector, NV, kParts);
@@ -72,6 +74,16 @@ void launch_row_split(const product& p) {
 
 template <class T, class TC, int G, int NV, bool Vector>
 void launch_split(const product& p) {
+    if (p.runs > 1) {
+        // runs_possible (runs.hpp) allows them for 4- and 8-byte elements and 16 or
+        // more column lanes only.
+        if constexpr (G >= kRunMinLanes && sizeof(T) >= 4) {
+            static_assert(run_window(0) == 3 && run_window(1) == 4, "the windows compiled");
+            if (p.runs == 3) return launch_row_split<T, TC, G, 1, NV, Vector, 3>(p);
+            if (p.runs == 4) return launch_row_split<T, TC, G, 1, NV, Vector, 4>(p);
+        }
+        fail(errc::internal_error, "SpMM runs without kernel");
+    }
     switch (p.geo.rows_lanes) {
     case 1: return launch_row_split<T, TC, G, 1, NV, Vector>(p);
     case 2: if constexpr (G <= 16) return launch_row_split<T, TC, G, 2, NV, Vector>(p); break;

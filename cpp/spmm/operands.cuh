@@ -64,6 +64,15 @@ template <class T> __device__ __forceinline__ T load_ro(const T* p) {
     return t;
 }
 
+// Rounded arithmetic, spelled out: the kernels promise bitwise the same C whichever of
+// them runs a row (row-split's groups or its runs, row_runs.cuh), and left to itself
+// the compiler contracts alpha*sum + beta*c into an fma either way round, differently
+// from kernel to kernel (seen on the H100: n = 97 with beta = 0.5).
+__device__ __forceinline__ float mul_rn(float a, float b) { return __fmul_rn(a, b); }
+__device__ __forceinline__ double mul_rn(double a, double b) { return __dmul_rn(a, b); }
+__device__ __forceinline__ float fma_rn(float a, float b, float c) { return __fmaf_rn(a, b, c); }
+__device__ __forceinline__ double fma_rn(double a, double b, double c) { return __fma_rn(a, b, c); }
+
 // ---- operands -------------------------------------------------------------------
 // op(A) as CSR: for opA = T this is the transposed copy in the buffer (base 0).
 template <class T> struct sparse_rows {
@@ -185,14 +194,15 @@ template <class T, int G, int NV, bool Vector> struct chunk {
                     load_b<T, V, Vector>(B, kk[u], cols.first[v], cols.owned[v] && u < count, n);
     }
 
-    // acc += a[u] * B(kk[u], owned columns), in nonzero order (deterministic).
+    // acc += a[u] * B(kk[u], owned columns), in nonzero order, one fma each
+    // (deterministic).
     __device__ __forceinline__ void accumulate(int u, acc (&sum)[NV][V]) const {
 #pragma unroll
         for (int v = 0; v < NV; ++v) {
             T t[V];
             unpack(b[u][v], t);
 #pragma unroll
-            for (int e = 0; e < V; ++e) sum[v][e] += a[u] * element<T>::widen(t[e]);
+            for (int e = 0; e < V; ++e) sum[v][e] = fma_rn(a[u], element<T>::widen(t[e]), sum[v][e]);
         }
     }
 };
@@ -220,8 +230,8 @@ __device__ __forceinline__ void store_vector(TC* p, const A (&sum)[V], A alpha, 
         }
 #pragma unroll
         for (int e = 0; e < per; ++e) {
-            A x = alpha * sum[q * per + e];
-            if (beta != A(0)) x += beta * element<TC>::widen(t[e]);
+            A x = mul_rn(alpha, sum[q * per + e]);
+            if (beta != A(0)) x = fma_rn(beta, element<TC>::widen(t[e]), x);
             t[e] = element<TC>::narrow(x);
         }
         uint4 w;
@@ -239,8 +249,8 @@ __device__ __forceinline__ void store_strided(const dense_out<TC>& c, std::int64
     for (int e = 0; e < V; ++e) {
         if (j0 + e >= c.cols) break;
         TC* where = c.at(i, j0 + e);
-        A x = alpha * sum[e];
-        if (beta != A(0)) x += beta * element<TC>::widen(*where);
+        A x = mul_rn(alpha, sum[e]);
+        if (beta != A(0)) x = fma_rn(beta, element<TC>::widen(*where), x);
         *where = element<TC>::narrow(x);
     }
 }

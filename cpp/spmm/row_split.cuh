@@ -24,6 +24,7 @@
 #pragma once
 
 #include "spmm/operands.cuh"
+#include "spmm/row_runs.cuh"
 
 namespace tcs::spmm {
 
@@ -304,8 +305,11 @@ __device__ __forceinline__ void long_rows_block(const sparse_rows<T>& A, const d
 // long rows cut into parts, only where the plan cuts them (small n), because the part
 // tasks' registers changed how ptxas allocated the groups' loop: compiled into every
 // kernel, they cost 11-17% at n = 128 on the H100.
-template <class T, class TC, int G, int R, int NV, bool Vector, int Parts>
-__global__ void __launch_bounds__(kThreads, row_split_kernel_blocks(sizeof(T), Vector, NV, Parts))
+//
+// Z > 1: each segment of G column lanes (R = 1) takes a window of Z rows and shares the
+// loads of B among the runs of rows with one pattern there (row_runs.cuh).
+template <class T, class TC, int G, int R, int NV, bool Vector, int Parts, int Z = 1>
+__global__ void __launch_bounds__(kThreads, row_split_kernel_blocks(sizeof(T), Vector, NV, Parts, Z))
     row_split_kernel(sparse_rows<T> A, dense_in<T> B, dense_out<TC> C, scalar<acc_t<T>> alpha,
                      scalar<acc_t<T>> beta, split_view S) {
     static_assert(G * R <= 32 && kThreads % (G * R) == 0, "a row's lanes lie in one warp");
@@ -325,6 +329,13 @@ __global__ void __launch_bounds__(kThreads, row_split_kernel_blocks(sizeof(T), V
     for (std::int64_t b = blockIdx.x - S.long_blocks; b < items; b += step) {
         const std::int64_t slab = b / S.row_blocks;
         const std::int64_t row = (b - slab * S.row_blocks) * (kThreads / W) + threadIdx.x / W;
+        if constexpr (Z > 1) {
+            static_assert(R == 1 && G >= kRunMinLanes, "runs: the busy geometry's segments");
+            const columns<G, NV, V> cols(slab, lane, C.cols);
+            window_task<T, TC, G, NV, Vector, Z, run_unroll(NV, Vector)>(
+                A, B, C, al, be, S.threshold, row * Z, cols);
+            continue;
+        }
         // A group without a row (past the end, or a listed long row) walks an empty one:
         // every lane of the warp must reach the shuffles.
         int begin = 0;

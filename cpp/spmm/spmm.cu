@@ -26,7 +26,9 @@
 #include "spmm/merge_path.cuh"
 #include "spmm/product.hpp"
 #include "spmm/row_split.cuh"
+#include "spmm/row_runs.cuh"
 #include "spmm/rowwise.hpp"
+#include "spmm/runs.hpp"
 #include "spmm/select.hpp"
 #include "spmm/transpose.hpp"
 
@@ -49,6 +51,7 @@ struct shape {
     bool rowwise_c = false;  // row-split writes column-major C through a row-wise copy
     geometry geo;              // for passes of `width` columns
     long_plan longs;   // row-split
+    bool runs_possible = false;  // row-split: preprocess counts runs of rows (runs.hpp)
     segmentation seg;  // merge-path
     row_group group;   // CSR-vector
 };
@@ -107,6 +110,7 @@ shape shape_of(const problem& p) {
             double(rowwise_b_bytes(p, s)) + double(rowwise_c_bytes(p, s)) > kCopyBudgetBytes)
             plan_split(p, s, kChunkColumns);
         s.longs = plan_long_rows(s.geo, s.m, s.nnz, s.width, p.device);
+        s.runs_possible = runs_possible(s.geo, s.longs, element_bytes);
     } else {
         s.geo = choose_geometry(s.n, element_bytes);
     }
@@ -126,6 +130,7 @@ struct carved {
     void* records = nullptr; // merge-path: seg.count * n accumulators
     void* rowwise_b = nullptr;  // row-split, column-wise op(B): k x rowwise_stride(width)
     void* rowwise_c = nullptr;  // row-split, column-major C: m x rowwise_stride(width) sums
+    unsigned long long* run_counts = nullptr;  // row-split: runs per window size (preprocess)
     std::size_t bytes = 0;
 };
 
@@ -161,6 +166,7 @@ carved carve(const problem& p, const shape& s, void* buffer) {
     }
     if (s.rowwise_b) out.rowwise_b = shared;
     if (s.rowwise_c) out.rowwise_c = kept.take<char>(rowwise_c_bytes(p, s));
+    if (s.runs_possible) out.run_counts = kept.take<unsigned long long>(2);
     out.bytes = kept.bytes();
     return out;
 }
@@ -233,6 +239,29 @@ void analyse(const problem& p, const shape& s, const carved& b) {
     if (p.trans_a) build_transposed_structure(p.a, b.t, p.stream);
     list_long_rows(p, s, b);
     partition(p, s, b);
+}
+
+// Preprocess's count of the runs of rows with one pattern in op(A), and the window it
+// makes row-split use (runs.hpp). Waits for the count: the host chooses the kernel.
+// Not while the stream is being captured (a graph cannot wait): no runs then, the
+// same results.
+int count_runs(const problem& p, const shape& s, const carved& b) {
+    cudaStreamCaptureStatus capture = cudaStreamCaptureStatusNone;
+    check_cuda(cudaStreamIsCapturing(p.stream, &capture), "SpMM runs: capture status");
+    if (capture != cudaStreamCaptureStatusNone) return 1;
+    const csr_rows a = op_a(p, b);
+    check_cuda(cudaMemsetAsync(b.run_counts, 0, 2 * sizeof(unsigned long long), p.stream),
+               "SpMM runs reset");
+    const std::int64_t blocks =
+        std::min<std::int64_t>((s.m + 7) / 8, sm_count_of(p.device) * 16);  // a warp per row
+    launch_kernel("count_runs_kernel", count_runs_kernel<>, dim3(unsigned(blocks)), 256, p.stream,
+                  a.row_ptr, a.col_idx, a.base, int(s.m), b.run_counts);
+    unsigned long long counts[2] = {0, 0};
+    check_cuda(cudaMemcpyAsync(counts, b.run_counts, sizeof counts, cudaMemcpyDeviceToHost, p.stream),
+               "SpMM runs count");
+    check_cuda(cudaStreamSynchronize(p.stream), "SpMM runs count");
+    const std::uint64_t runs[2] = {counts[0], counts[1]};
+    return choose_runs(runs, s.m);
 }
 
 bool aligned16(const void* ptr) { return reinterpret_cast<std::uintptr_t>(ptr) % 16 == 0; }
@@ -326,13 +355,15 @@ void run_columns(const problem& p, const shape& s, const carved& b, product x, s
 
 std::size_t buffer_size(const problem& p) { return carve(p, shape_of(p), nullptr).bytes; }
 
-void preprocess(const problem& p, void* buffer) {
+int preprocess(const problem& p, void* buffer) {
     const shape s = shape_of(p);
-    if (s.empty || s.no_products) return;
-    analyse(p, s, carve(p, s, buffer));
+    if (s.empty || s.no_products) return 1;
+    const carved b = carve(p, s, buffer);
+    analyse(p, s, b);
+    return s.runs_possible ? count_runs(p, s, b) : 1;
 }
 
-void run(const problem& p, void* buffer, bool preprocessed) {
+void run(const problem& p, void* buffer, bool preprocessed, int runs) {
     const shape s = shape_of(p);
     if (s.empty) return;
     product x = dense_part(p, s);
@@ -353,6 +384,8 @@ void run(const problem& p, void* buffer, bool preprocessed) {
     x.geo = s.geo;
     x.group = s.group;
     if (s.alg == algorithm::row_split) x.split = split_of(s, b);
+    if (preprocessed && s.runs_possible && (runs == run_window(0) || runs == run_window(1)))
+        x.runs = runs;
     if (s.alg == algorithm::merge_path) {
         x.merge = merge_of(s, b);
         x.records = b.records;

@@ -1,8 +1,8 @@
 // The SpMM interface between the C layer and the kernels:
 //   C = alpha * op(A) * op(B) + beta * C, A CSR (32-bit indices), B and C dense.
 // The C layer checks arguments and resolves the pointer mode; these functions choose
-// and run a kernel family. All run on p.stream, allocate nothing and never
-// synchronize.
+// and run a kernel family. All run on p.stream and allocate nothing; only preprocess
+// may wait for the stream (the count of runs).
 #pragma once
 
 #include "core/device.hpp"
@@ -39,12 +39,15 @@ struct problem {
 std::size_t buffer_size(const problem& p);
 
 // Writes what depends only on A's structure (the transposed copy, row-split's list of
-// long rows, merge-path's partition) into buffer, asynchronously.
-void preprocess(const problem& p, void* buffer);
+// long rows, merge-path's partition) into buffer, asynchronously; then, for row-split
+// plans that may use runs of rows with one pattern (runs.hpp), counts them and waits
+// for the count. Returns the rows per window of runs to pass to run (1: none).
+int preprocess(const problem& p, void* buffer);
 
 // Runs the product, asynchronously. `preprocessed`: preprocess() ran earlier on this
-// same buffer with the same parameters, so what it wrote is reused; otherwise the run
-// writes it first (the same kernels: the results are the same bits either way).
-void run(const problem& p, void* buffer, bool preprocessed);
+// same buffer with the same parameters, so what it wrote is reused, and `runs` is what
+// it returned; otherwise the run writes it first and uses no runs (the results are the
+// same bits either way).
+void run(const problem& p, void* buffer, bool preprocessed, int runs = 1);
 
 }  // namespace tcs::spmm
