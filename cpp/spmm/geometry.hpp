@@ -87,15 +87,11 @@ constexpr int row_split_blocks_per_sm(std::size_t element_bytes) {
 // busy geometry at n = 65..128) are latency-bound (H100, same run: n = 128 geomean
 // 1.48x -> 1.52x cuSPARSE, n = 512 rmat_g500_s16 352 -> 340 us, email-Enron 149 ->
 // 142). The host still plans with row_split_blocks_per_sm.
-//
 // Runs (row_runs.cuh, windows of Z = 3 or 4 rows): Z sums of NV vectors per lane take
-// 86-95 registers in fp32 (-Xptxas -v, CUDA 13, sm_90), so 5 blocks per SM (a cap of
-// 96), and half the rows of op(B) in flight per lane: each value of B loaded serves up
-// to Z rows' products, and the registers go to the sums. fp64 windows of 4 spilled
-// 8-56 bytes at 5 blocks: 4 blocks there.
-constexpr int run_blocks(std::size_t element_bytes, int runs) {
-    return element_bytes == 8 && runs == 4 ? 4 : 5;
-}
+// 86-95 registers (fp32; -Xptxas -v, CUDA 13, sm_90), so 5 blocks per SM, and half
+// the rows of op(B) in flight per lane: each value of B loaded serves up to Z rows'
+// products, and the registers go to the sums.
+inline constexpr int kRunBlocks = 5;
 constexpr int run_unroll(int vectors, bool vector) {
     const int u = (vector ? 8 : 4) / vectors;
     return u > 1 ? u / 2 : u;
@@ -104,7 +100,7 @@ constexpr int run_unroll(int vectors, bool vector) {
 inline constexpr int kWhole = 0, kParts = 1, kPartsFilled = 2;
 constexpr int row_split_kernel_blocks(std::size_t element_bytes, bool vector, int vectors,
                                       int parts, int runs = 1) {
-    if (runs > 1) return run_blocks(element_bytes, runs);
+    if (runs > 1) return kRunBlocks;
     if (vector && vectors == 2 && element_bytes == 4) return 9;
     return parts == kPartsFilled && vector && vectors == 1 && element_bytes >= 4
                ? 9
