@@ -555,10 +555,11 @@ TCS_API tcsStatus_t tcsSpGEMM_copy(tcsHandle_t handle, tcsOperation_t opA, tcsOp
  *  - opA: NON_TRANSPOSE or TRANSPOSE; opB: NON_TRANSPOSE or TRANSPOSE;
  *    CONJUGATE_TRANSPOSE equals TRANSPOSE for real types.
  *  - beta == 0 never reads C (C may hold NaN).
- *  - Asynchronous, no allocation, no synchronization: tcsSpMM may be captured in a
- *    CUDA graph. Deterministic: the same input, algorithm, handle device and sizes
- *    give bitwise the same C, with or without preprocess (the kernel and the order of
- *    the sums follow from the sizes, never from timing; atomics only count).
+ *  - No allocation. tcsSpMM is asynchronous and never synchronizes: it may be captured
+ *    in a CUDA graph (tcsSpMM_preprocess may wait for the stream once, see there).
+ *    Deterministic: the same input, algorithm, handle device and sizes give bitwise
+ *    the same C, with or without preprocess (the order of the sums follows from the
+ *    sizes, never from timing or from which kernel runs; atomics only count).
  *  - Statuses: SUCCESS; INVALID_VALUE (NULL or inconsistent arguments, enums out of
  *    range, dimensions that do not match, buffer NULL when the size is > 0);
  *    NOT_SUPPORTED (a format or type combination this version lacks);

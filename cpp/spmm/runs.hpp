@@ -10,9 +10,9 @@
 // Where (H100, fp32, same run, plain groups -> windows of the best Z):
 //   - busy geometry with 16 or more column lanes (fp32 n > 32, fp64 n > 16):
 //     stencil27_d3_30 (three unknowns per node) at n = 128 and 512 212 -> 155 and
-//     765 -> 533 us with Z = 3 (Z = 4: 237 and 813), dense_blocks_131k_b8 (blocks of 8 rows) 299 -> 250 and
-//     1130 -> 914 with Z = 4 (Z = 3: 395 and 1342). At n = 32 (8 column lanes) neither
-//     gained (76 -> 74 us with Z = 3, 98 -> 110 with Z = 4).
+//     765 -> 533 us with Z = 3 (Z = 4: 237 and 813), dense_blocks_131k_b8 (blocks of
+//     8 rows) 299 -> 250 and 1130 -> 914 with Z = 4 (Z = 3: 395 and 1342). At n = 32
+//     (8 column lanes) neither gained (76 -> 74 us with Z = 3, 98 -> 110 with Z = 4).
 //   - not where the groups leave the device less busy: there a window's rows are
 //     work the device would have done in parallel (bcsstk16, runs of 3, at n = 128:
 //     22 -> 35 us with Z = 3).
@@ -42,7 +42,7 @@ inline bool runs_possible(const geometry& g, const long_plan& longs, std::size_t
 // The window from the counts of runs in windows of each run_window size over m rows:
 // 1 (no runs) unless one makes at most kRunMaxPerRow runs per row; the fewest runs
 // wins, the smaller window on a tie.
-inline int choose_runs(const std::uint64_t (&runs)[2], std::int64_t m) {
+inline int choose_runs(const unsigned long long (&runs)[2], std::int64_t m) {
     int best = 1;
     double fewest = kRunMaxPerRow * double(m);
     for (int z = 0; z < 2; ++z)

@@ -260,8 +260,7 @@ int count_runs(const problem& p, const shape& s, const carved& b) {
     check_cuda(cudaMemcpyAsync(counts, b.run_counts, sizeof counts, cudaMemcpyDeviceToHost, p.stream),
                "SpMM runs count");
     check_cuda(cudaStreamSynchronize(p.stream), "SpMM runs count");
-    const std::uint64_t runs[2] = {counts[0], counts[1]};
-    return choose_runs(runs, s.m);
+    return choose_runs(counts, s.m);
 }
 
 bool aligned16(const void* ptr) { return reinterpret_cast<std::uintptr_t>(ptr) % 16 == 0; }
