@@ -27,6 +27,9 @@
 #include "tcsparse.h"
 #include "tcst_status.h"
 
+#include <cuda.h> /* types only: driver functions come from cudaGetDriverEntryPointByVersion,
+                   * so the program links no libcuda and still loads (and skips) where no
+                   * driver is installed */
 #include <cuda_runtime_api.h>
 
 #include <math.h>
@@ -162,6 +165,51 @@ static int group_teardown(void** state) {
 }
 
 static int random_below(int bound) { return (int)(tcst_rng_next(&fx.rng) % (uint64_t)bound); }
+
+/* Whether a captured graph holds a kernel whose mangled name contains `what` and `also`
+ * (the driver's names: which kernel and which template arguments a call launched). */
+typedef CUresult (*get_nodes_fn)(CUgraph, CUgraphNode*, size_t*);
+typedef CUresult (*node_type_fn)(CUgraphNode, CUgraphNodeType*);
+typedef CUresult (*kernel_params_fn)(CUgraphNode, CUDA_KERNEL_NODE_PARAMS*);
+typedef CUresult (*func_name_fn)(const char**, CUfunction);
+typedef CUresult (*kernel_name_fn)(const char**, CUkernel);
+
+static void* driver_function(const char* name) {
+    void* fn = NULL;
+    enum cudaDriverEntryPointQueryResult found = cudaDriverEntryPointSymbolNotFound;
+    CUDA_OK(cudaGetDriverEntryPointByVersion(name, &fn, 12030, cudaEnableDefault, &found));
+    if (found != cudaDriverEntryPointSuccess || fn == NULL) fail_msg("driver function %s", name);
+    return fn;
+}
+
+static int graph_has_kernel(cudaGraph_t graph, const char* what, const char* also) {
+    const get_nodes_fn get_nodes = (get_nodes_fn)driver_function("cuGraphGetNodes");
+    const node_type_fn node_type = (node_type_fn)driver_function("cuGraphNodeGetType");
+    const kernel_params_fn params_of = (kernel_params_fn)driver_function("cuGraphKernelNodeGetParams");
+    const func_name_fn func_name = (func_name_fn)driver_function("cuFuncGetName");
+    const kernel_name_fn kernel_name = (kernel_name_fn)driver_function("cuKernelGetName");
+    size_t count = 0;
+    assert_int_equal(get_nodes((CUgraph)graph, NULL, &count), CUDA_SUCCESS);
+    CUgraphNode* nodes = (CUgraphNode*)xmalloc((count > 0 ? count : 1) * sizeof(CUgraphNode));
+    assert_int_equal(get_nodes((CUgraph)graph, nodes, &count), CUDA_SUCCESS);
+    int found = 0;
+    for (size_t i = 0; i < count && !found; ++i) {
+        CUgraphNodeType type;
+        assert_int_equal(node_type(nodes[i], &type), CUDA_SUCCESS);
+        if (type != CU_GRAPH_NODE_TYPE_KERNEL) continue;
+        CUDA_KERNEL_NODE_PARAMS params;
+        memset(&params, 0, sizeof params);
+        assert_int_equal(params_of(nodes[i], &params), CUDA_SUCCESS);
+        const char* name = NULL;
+        if (params.func != NULL)
+            assert_int_equal(func_name(&name, params.func), CUDA_SUCCESS);
+        else
+            assert_int_equal(kernel_name(&name, params.kern), CUDA_SUCCESS);
+        found = name != NULL && strstr(name, what) != NULL && strstr(name, also) != NULL;
+    }
+    free(nodes);
+    return found;
+}
 
 /* ---- matrices ------------------------------------------------------------------- */
 
@@ -836,8 +884,67 @@ static void test_busy_device(void** state) {
  * fewer). Cases: fp32 n = 64 (one vector per lane), 128, 512 (two slabs) and 97 (B read
  * element by element), fp64 n = 64 and 130, column-major B and C (the row-wise copies)
  * and opA = T (A^T: whatever runs it has). Each first run is preprocessed, and must
- * equal bitwise a run on a buffer preprocess never saw (no runs: the plain groups).
+ * equal bitwise a run on a buffer preprocess never saw (no runs: the plain groups);
+ * assert_window checks, on captured calls, which kernel each of the two launches.
  * Base, beta (0 with NaN in C, or not) and pointer mode drawn at random. */
+/* That preprocess chose windows of `window` rows for A (fp32, n = 128, row-major B and
+ * C) and that a call on a buffer preprocess never saw runs the plain groups: the
+ * captured tcsSpMM launches row_split_kernel with Z = window, then Z = 1 (the last
+ * template argument, "Li<Z>E" at the end of the mangled arguments). */
+static void assert_window(const tcst_csr* a, int window) {
+    const int64_t n = 128;
+    const float alpha = 1.0f, beta = 0.0f;
+    device_csr da;
+    dense b, c;
+    tcsConstDnMatDescr_t db;
+    tcsDnMatDescr_t dc;
+    cudaStream_t stream;
+    csr_upload(&da, a, 0, CUDA_R_32F);
+    dense_make(&b, a->cols, n, 1, 0, 0, CUDA_R_32F);
+    free(dense_fill_random(&b));
+    dense_upload(&b);
+    dense_make(&c, a->rows, n, 1, 0, 0, CUDA_R_32F);
+    dense_upload(&c);
+    assert_ok(tcsCreateConstDnMat(&db, a->cols, n, b.ld, dense_values(&b), CUDA_R_32F,
+                                  TCS_ORDER_ROW));
+    assert_ok(tcsCreateDnMat(&dc, a->rows, n, c.ld, dense_values(&c), CUDA_R_32F, TCS_ORDER_ROW));
+    CUDA_OK(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
+    assert_ok(tcsSetStream(fx.handle, stream));
+    const tcsOperation_t op = TCS_OPERATION_NON_TRANSPOSE;
+    size_t bytes = 0;
+    assert_ok(tcsSpMM_bufferSize(fx.handle, op, op, &alpha, da.descr, db, &beta, dc, CUDA_R_32F,
+                                 TCS_SPMM_ALG_DEFAULT, &bytes));
+    void* kept = tcst_device_poisoned(bytes);
+    void* fresh = tcst_device_poisoned(bytes);
+    assert_true(kept != NULL && fresh != NULL);
+    assert_ok(tcsSpMM_preprocess(fx.handle, op, op, &alpha, da.descr, db, &beta, dc, CUDA_R_32F,
+                                 TCS_SPMM_ALG_DEFAULT, kept));
+    CUDA_OK(cudaStreamSynchronize(stream));
+    for (int g = 0; g < 2; ++g) {
+        cudaGraph_t graph;
+        char z[16];
+        snprintf(z, sizeof z, "Li%dEEEv", g == 0 ? window : 1);
+        CUDA_OK(cudaStreamBeginCapture(stream, cudaStreamCaptureModeGlobal));
+        const tcsStatus_t st = tcsSpMM(fx.handle, op, op, &alpha, da.descr, db, &beta, dc,
+                                       CUDA_R_32F, TCS_SPMM_ALG_DEFAULT, g == 0 ? kept : fresh);
+        CUDA_OK(cudaStreamEndCapture(stream, &graph));
+        assert_int_equal(st, TCS_STATUS_SUCCESS);
+        if (!graph_has_kernel(graph, "row_split_kernel", z))
+            fail_msg("%s call: no row_split_kernel with Z = %d", g == 0 ? "preprocessed" : "plain",
+                     g == 0 ? window : 1);
+        CUDA_OK(cudaGraphDestroy(graph));
+    }
+    assert_ok(tcsSetStream(fx.handle, NULL));
+    CUDA_OK(cudaStreamDestroy(stream));
+    assert_ok(tcsDestroyDnMat(db));
+    assert_ok(tcsDestroyDnMat(dc));
+    csr_free(&da);
+    dense_free(&b);
+    dense_free(&c);
+    tcst_device_free(kept);
+    tcst_device_free(fresh);
+}
+
 static void test_row_runs(void** state) {
     (void)state;
     static const struct {
@@ -856,6 +963,7 @@ static void test_row_runs(void** state) {
         if (block == 3 ? !(r3 <= 0.38 && r3 < r4) : !(r4 <= 0.38 && r4 < r3))
             fail_msg("blocks of %d: %.3f runs per row in windows of 3, %.3f in windows of 4",
                      block, r3, r4);
+        assert_window(&a, block == 3 ? 3 : 4);
         for (size_t i = 0; i < count; ++i) {
             if (cases[i].block != block) continue;
             spmm_case sc = plain_case(cases[i].type, cases[i].n, TCS_SPMM_ALG_DEFAULT);
