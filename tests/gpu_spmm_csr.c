@@ -7,7 +7,9 @@
  * the ROWSPLIT, MERGE, DEFAULT and CSR_ALG1/2/3 algorithms (the last four reach the
  * CSR-vector family for column-wise op(B) up to n = 16), preprocess then new values
  * of A, runs without preprocess, CUDA graph capture and replay, bitwise-identical
- * repeated runs, Matrix Market files, element offsets beyond 2^31.
+ * repeated runs, runs of rows with one pattern (the kernel preprocess picks for them,
+ * read from a captured call, and bitwise the same C without them), Matrix Market
+ * files, element offsets beyond 2^31.
  *
  * Every entry must satisfy |x - ref| <= tol * (sum of |products| + |beta*C|), tol 1e-5
  * for fp32, 1e-12 for fp64, 1e-2 for fp16/bf16 (plus one fp16 subnormal step for
