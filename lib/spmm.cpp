@@ -154,7 +154,7 @@ extern "C" TCS_API tcsStatus_t tcsSpMM(tcsHandle_t handle, tcsOperation_t opA, t
           "must not be NULL when tcsSpMM_bufferSize returned a size > 0");
     const bool preprocessed = externalBuffer != nullptr &&
                               k.a->spmm_memo.buffer == externalBuffer && k.a->spmm_memo.key == k.key;
-    tcs::spmm::run(k.problem, externalBuffer, preprocessed, preprocessed ? k.a->spmm_memo.runs : 1);
+    tcs::spmm::run(k.problem, externalBuffer, preprocessed, k.a->spmm_memo.runs);
     return TCS_STATUS_SUCCESS;
 } catch (...) {
     return status_from_exception(__func__);

@@ -159,6 +159,8 @@ __device__ __forceinline__ void window_task(const sparse_rows<T>& A, const dense
         }
         const bool summed = s < Z && (mine >> s & 1u);
         const int count = summed ? e - s : 0;
+        // Read again (from L1) rather than begin[s]: a register array indexed by a
+        // run-time s would go to local memory.
         const int first = summed ? A.row_begin(int(r0 + s)) : 0;
         const unsigned len = summed ? unsigned(A.row_end(int(r0 + s)) - first) : 0u;
         acc sum[Z][NV][V];

@@ -46,8 +46,8 @@ int preprocess(const problem& p, void* buffer);
 
 // Runs the product, asynchronously. `preprocessed`: preprocess() ran earlier on this
 // same buffer with the same parameters, so what it wrote is reused, and `runs` is what
-// it returned; otherwise the run writes it first and uses no runs (the results are the
-// same bits either way).
+// it returned; otherwise the run writes it first and ignores `runs` (the results are
+// the same bits either way).
 void run(const problem& p, void* buffer, bool preprocessed, int runs = 1);
 
 }  // namespace tcs::spmm
