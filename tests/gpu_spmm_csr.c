@@ -822,7 +822,9 @@ static void test_long_rows(void** state) {
     tcst_csr_free(&a);
 }
 
-/* A power-law graph (R-MAT): rows from empty to hundreds of entries. */
+/* A power-law graph (R-MAT): rows from empty to hundreds of entries. At n = 1 the
+ * rows beyond the groups' threshold go a warp each, the longest to blocks in parts
+ * (cpp/spmm/single_column.cuh). */
 static void test_power_law(void** state) {
     (void)state;
     static const tcsSpMMAlg_t algs[] = {TCS_SPMM_CSR_ROWSPLIT, TCS_SPMM_CSR_MERGE,
@@ -831,8 +833,9 @@ static void test_power_law(void** state) {
     assert_int_equal(tcst_gen_rmat(12, 8, 0.57, 0.19, 0.19, tcst_rng_next(&fx.rng), &a), 0);
     for (int ta = 0; ta < 2; ++ta)
         for (int ai = 0; ai < 3; ++ai)
-            for (int64_t n = 8; n <= 32; n += 24) {
-                spmm_case sc = plain_case(FP32, n, algs[ai]);
+            for (int ni = 0; ni < 3; ++ni) {
+                static const int64_t ns[] = {1, 8, 32};
+                spmm_case sc = plain_case(FP32, ns[ni], algs[ai]);
                 sc.trans_a = ta;
                 check_case(&a, &sc);
                 sc.type = FP16;
@@ -1285,8 +1288,8 @@ static void test_preprocess_then_new_values(void** state) {
  * after preprocess (the graph holds the product only) and once without (the graph
  * holds the analysis too: the opA = T radix sort, the partition). New values of A
  * between replays reach the result. The last two runs take the automatic rule's
- * row-split at n == 1 (very long rows cut into parts) and CSR-vector (column-major B,
- * n = 7). */
+ * row-split at n == 1 (its one-column kernel, which the captured call must launch; very
+ * long rows cut into parts) and CSR-vector (column-major B, n = 7). */
 static void test_graph_capture(void** state) {
     (void)state;
     static const struct {
@@ -1343,6 +1346,8 @@ static void test_graph_capture(void** state) {
                                            CUDA_R_32F, runs[r].alg, g == 0 ? kept : fresh);
             CUDA_OK(cudaStreamEndCapture(stream, &graphs[g]));
             assert_int_equal(st, TCS_STATUS_SUCCESS);
+            if (n == 1 && !graph_has_kernel(graphs[g], "single_column_kernel", ""))
+                fail_msg("n = 1: no single_column_kernel in the captured call");
             CUDA_OK(cudaGraphInstantiate(&execs[g], graphs[g], 0));
         }
 

@@ -31,10 +31,11 @@ struct geometry {
     int chain_lanes = 1;   // R before the busy rule: long rows are counted in its batches
     bool busy = false;     // row-split: groups of over kBusyWaves x the device's threads
     bool strided = false;  // n is no multiple of V: B is surely read element by element
+    bool single = false;   // n == 1: one column, single_column.cuh's kernel
     std::int64_t slab() const { return std::int64_t(lanes) * vectors * width; }
     // Nonzeros per lane in flight (unroll in operands.cuh; aligned row-major B may take
-    // 8 / NV, strided B takes half).
-    int unroll() const { return (strided ? 4 : 8) / vectors; }
+    // 8 / NV, strided B takes half; single_column.cuh's kSingleUnroll).
+    int unroll() const;
 };
 
 // The narrowest group that covers n columns in one slab, up to a warp; beyond a warp,
@@ -50,6 +51,15 @@ inline geometry choose_geometry(std::int64_t n, std::size_t element_bytes) {
     }
     while (g.lanes < vectors) g.lanes *= 2;
     return g;
+}
+
+// One column (n == 1, a sparse matrix-vector product): a lane's nonzeros whose loads are
+// in flight together, and the blocks per SM single_column.cuh's kernel is compiled for.
+inline constexpr int kSingleUnroll = 4;
+constexpr int single_blocks_per_sm(std::size_t element_bytes) { return element_bytes == 8 ? 12 : 16; }
+
+inline int geometry::unroll() const {
+    return single ? kSingleUnroll : (strided ? 4 : 8) / vectors;
 }
 
 inline std::int64_t slab_count(std::int64_t n, const geometry& g) {
@@ -167,6 +177,32 @@ inline int rows_lanes_for(const geometry& g, double mean) {
     return r;
 }
 
+// One column (single_column.cuh): W = rows_lanes lanes per row, the power of two
+// nearest (on a log scale) to a mean row's load batches, mean / kSingleUnroll, so that
+// a mean row takes about one batch per lane; then doubled while the groups hold at most
+// a quarter of the threads the device runs at once. H100, fp32, same run, against the
+// next power of two up: banded_1m_hb4 (9 nonzeros per row) 48.0 -> 41.6 us,
+// stencil27_d3_30 (76) 35.3 -> 32.6; against half the lanes: rmat_s18_e8 (8) 28.7 ->
+// 26.3. Doubling while the groups hold at most half the device's threads: Dubcova1 7.6
+// us against 7.1, bips98_606 6.5 against 5.7 (geomean over the suite 1.34x against
+// 1.36x cuSPARSE).
+inline constexpr double kSingleFill = 4.0;
+inline geometry choose_single(std::int64_t m, double mean, std::size_t element_bytes,
+                              const device_info* device) {
+    geometry g = choose_geometry(1, element_bytes);
+    g.single = true;
+    g.strided = true;
+    g.rows_lanes = 1;
+    while (g.rows_lanes < 32 && double(g.rows_lanes * kSingleUnroll) * 1.41421356 < mean)
+        g.rows_lanes *= 2;
+    const double resident =
+        double(sm_count_of(device)) * kThreads * single_blocks_per_sm(element_bytes);
+    while (g.rows_lanes < 32 && kSingleFill * group_threads(m, 1, g) <= resident)
+        g.rows_lanes *= 2;
+    g.chain_lanes = g.rows_lanes;
+    return g;
+}
+
 // padded_b: op(B) is read from the buffer's row-wise copy (rowwise.hpp), whose rows are
 // whole 16-byte vectors: B then takes 16-byte loads whatever n is.
 inline geometry choose_split(std::int64_t m, std::int64_t nnz, std::int64_t n,
@@ -175,6 +211,7 @@ inline geometry choose_split(std::int64_t m, std::int64_t nnz, std::int64_t n,
     geometry g = choose_geometry(n, element_bytes);
     g.strided = !padded_b && n % g.width != 0;
     const double mean = m > 0 ? double(nnz) / double(m) : 0.0;
+    if (n == 1) return choose_single(m, mean, element_bytes, device);
     const double resident = row_split_resident_threads(device, element_bytes);
     g.rows_lanes = rows_lanes_for(g, mean);
     while (group_threads(m, n, g) < resident && g.lanes * g.vectors > kMinSlabLanes) {
@@ -275,6 +312,14 @@ inline geometry choose_split(std::int64_t m, std::int64_t nnz, std::int64_t n,
 // at n >= 128 a row's slabs already make many tasks, and 8 parts each made them the
 // tail (rmat_g500_s16 at n = 512: 597 us against 390).
 //
+// One column (n == 1, single_column.cuh) plans the same tiers with its own lanes: the
+// groups' W lanes and kSingleUnroll set the threshold, a long row goes to a warp where
+// the groups keep the device busy and to a block where they leave it underfilled
+// (where a row's 32 lanes would be no more than its group had: mbeacxc and aa3 took 9.3
+// and 8.7 us with a warp, 6.4 with a block), a very long row (beyond kSingleVeryChunks
+// batches of a warp) to kVeryLongParts parts, and "underfilled" counts the kernel's own
+// single_blocks_per_sm.
+//
 // preprocess (or a run without it) lists the long and very long rows on the device;
 // the kernel reads the counts there, so the host never waits for them. Blocks for
 // long rows come first in the grid, at most one wave of them (the lists may be empty:
@@ -292,6 +337,7 @@ inline constexpr double kLongMeanFactorUnderfilled = 1.5;
 inline constexpr int kVeryLongChunksWide = 16;
 inline constexpr int kVeryLongLanes = 2;
 inline constexpr int kVeryLongParts = 8;
+inline constexpr int kSingleVeryChunks = 8;
 
 constexpr int long_lanes(int g) { return g >= 8 ? 8 : g < 2 ? g : 2; }
 constexpr int very_long_lanes(int g) { return g < kVeryLongLanes ? g : kVeryLongLanes; }
@@ -322,7 +368,8 @@ inline long_tier tier_of(std::int64_t threshold, int lanes, const geometry& g, s
     long_tier t;
     t.threshold = std::min<std::int64_t>(threshold, 0x7ffffffe);
     t.capacity = std::min(m, nnz / (t.threshold + 1));
-    t.slab_width = std::int64_t(lanes) * g.width;
+    // One column: a part's partial sum is one accumulator (single_column.cuh).
+    t.slab_width = g.single ? 1 : std::int64_t(lanes) * g.width;
     t.slabs = t.slabs_for(n);
     return t;
 }
@@ -331,10 +378,12 @@ inline long_plan plan_long_rows(const geometry& g, std::int64_t m, std::int64_t 
                                 std::int64_t n, const device_info* device) {
     long_plan p;
     const double mean = m > 0 ? double(nnz) / double(m) : 0.0;
-    const std::int64_t wave =
-        sm_count_of(device) * row_split_blocks_per_sm(kVectorBytes / g.width);
+    const std::size_t element_bytes = kVectorBytes / g.width;
+    const std::int64_t blocks_per_sm =
+        g.single ? single_blocks_per_sm(element_bytes) : row_split_blocks_per_sm(element_bytes);
+    const std::int64_t wave = sm_count_of(device) * blocks_per_sm;
     const bool underfilled =
-        !g.busy && group_threads(m, n, g) < row_split_resident_threads(device, kVectorBytes / g.width);
+        !g.busy && group_threads(m, n, g) < double(wave) * kThreads;
     p.underfilled = underfilled;
     const int lanes = long_lanes(g.lanes), very_lanes = very_long_lanes(g.lanes);
     std::int64_t threshold =
@@ -345,13 +394,21 @@ inline long_plan plan_long_rows(const geometry& g, std::int64_t m, std::int64_t 
     if (g.lanes >= 16) threshold = std::max(threshold, kLongMin);
     p.tiers[0] = tier_of(threshold, lanes, g, m, nnz, n);
     const int very_chunks = g.vectors == 2 && g.busy ? kVeryLongChunksWide : kLongChunks;
-    const std::int64_t very =
+    std::int64_t very =
         std::max(threshold, std::int64_t(very_chunks) * (kThreads / lanes) * kTaskUnroll);
+    // One column: very long beyond kSingleVeryChunks batches of a warp (the tier-0 rows'
+    // unit where the device is busy). H100, fp32, same run, against 4 batches (512
+    // nonzeros): wiki-Vote 8.9 -> 7.4 us, rmat_s18_e8 26.3 -> 25.2, rajat01 8.3 -> 9.0,
+    // geomean over the suite 1.36x -> 1.38x cuSPARSE.
+    if (g.single) very = std::max(threshold, std::int64_t(kSingleVeryChunks) * 32 * g.unroll());
     p.tiers[1] = tier_of(very, very_lanes, g, m, nnz, n);
     if (p.tiers[1].slabs <= kVeryLongParts / 4)
         p.tiers[1].parts = int(kVeryLongParts / p.tiers[1].slabs);
-    const std::int64_t tasks = p.tiers[0].capacity * p.tiers[0].slabs +
-                               p.tiers[1].capacity * p.tiers[1].slabs * p.tiers[1].parts;
+    const std::int64_t warps = kThreads / 32;
+    const std::int64_t tasks =
+        (g.single && !underfilled ? (p.tiers[0].capacity + warps - 1) / warps
+                  : p.tiers[0].capacity * p.tiers[0].slabs) +
+        p.tiers[1].capacity * p.tiers[1].slabs * p.tiers[1].parts;
     p.blocks = std::min(tasks, wave);
     return p;
 }

@@ -11,6 +11,7 @@
 #include "spmm/row_split.cuh"
 #include "spmm/scale.cuh"
 #include "spmm/select.hpp"
+#include "spmm/single_column.cuh"
 #include "spmm/vector_rows.cuh"
 
 #include <algorithm>
@@ -94,6 +95,33 @@ void launch_split(const product& p) {
     default: break;
     }
     fail(errc::internal_error, "SpMM row-split nonzero lanes without kernel");
+}
+
+// One column (single_column.cuh): the long rows' blocks, then groups of W lanes.
+template <class T, class TC, int W>
+void launch_single_lanes(const product& p) {
+    const operands<T, TC> o(p);
+    split_view S = p.split;
+    constexpr std::int64_t rows_per_block = kThreads / W;
+    S.row_blocks = (p.rows + rows_per_block - 1) / rows_per_block;
+    const std::int64_t limit = 0x7fffffff;
+    const std::int64_t blocks = S.long_blocks + std::min(S.row_blocks, limit - S.long_blocks);
+    launch_kernel("single_column_kernel", single_column_kernel<T, TC, W>, dim3(unsigned(blocks)),
+                  kThreads, p.stream, o.A, o.B, o.C, o.alpha, o.beta, S);
+}
+
+template <class T, class TC>
+void launch_single(const product& p) {
+    switch (p.geo.rows_lanes) {
+    case 1: return launch_single_lanes<T, TC, 1>(p);
+    case 2: return launch_single_lanes<T, TC, 2>(p);
+    case 4: return launch_single_lanes<T, TC, 4>(p);
+    case 8: return launch_single_lanes<T, TC, 8>(p);
+    case 16: return launch_single_lanes<T, TC, 16>(p);
+    case 32: return launch_single_lanes<T, TC, 32>(p);
+    default: break;
+    }
+    fail(errc::internal_error, "SpMM one-column lanes without kernel");
 }
 
 // Merge-path: the segments' kernel, then the fix-up of the rows they share.
@@ -186,6 +214,7 @@ void launch(const product& p) {
     if (p.scale_only) return launch_scale<TC, acc_t<T>>(p);
     if (p.alg == algorithm::vector_rows) return launch_vector<T, TC>(p);
     if (p.geo.width != vector_width<T>) fail(errc::internal_error, "SpMM geometry of another type");
+    if (p.geo.single && p.alg == algorithm::row_split) return launch_single<T, TC>(p);
     if (p.geo.vectors == 2 && p.geo.lanes == 32) return launch_shape<T, TC, 32, 2>(p);
     if (p.geo.vectors == 2 && p.geo.lanes == 16) return launch_shape<T, TC, 16, 2>(p);
     if (p.geo.vectors == 1) {
