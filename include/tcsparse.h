@@ -186,7 +186,7 @@ typedef enum {
     TCS_SPMM_CSR_ALG3         = 12,
     TCS_SPMM_BLOCKED_ELL_ALG1 = 13,
     TCS_SPMM_BSR_ALG1         = 14,
-    TCS_SPMM_CSR_ROWSPLIT     = 100, /**< merge-spmm family: a warp per row, column slabs */
+    TCS_SPMM_CSR_ROWSPLIT     = 100, /**< merge-spmm family: lane groups per row */
     TCS_SPMM_CSR_MERGE        = 101, /**< merge-spmm family: merge-path over rows and nonzeros */
     TCS_SPMM_BSR_TC           = 102  /**< SMaT family: BCSR blocks on tensor cores */
 } tcsSpMMAlg_t;
