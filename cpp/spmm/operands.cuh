@@ -86,6 +86,28 @@ template <class T> struct sparse_rows {
     __device__ __forceinline__ int row_end(int r) const { return load_ro(row_ptr + r + 1) - base; }
 };
 
+// The row of op(A) a row-split group takes: its nonzeros [begin, begin + length), or
+// none (mine == false) past the last row and for a row longer than `threshold` (a
+// listed long row, the long-row blocks'). A group without a row walks an empty one, so
+// that every lane of the warp still reaches the shuffles.
+struct group_row {
+    int begin = 0;
+    unsigned length = 0;
+    bool mine = false;
+};
+template <class T>
+__device__ __forceinline__ group_row group_row_of(const sparse_rows<T>& A, std::int64_t row,
+                                                  int threshold) {
+    group_row r;
+    if (row < A.rows) {
+        r.begin = A.row_begin(int(row));
+        r.length = unsigned(A.row_end(int(row)) - r.begin);
+    }
+    r.mine = row < A.rows && r.length <= unsigned(threshold);
+    if (!r.mine) r.length = 0;
+    return r;
+}
+
 // op(B): element (kk, j) at values[kk*row_stride + j*col_stride]. `vector` kernels
 // require col_stride == 1, 16-byte aligned rows and whole vectors up to column n: n % V
 // == 0, or the buffer's row-wise copy with rows padded to whole vectors (checked on the

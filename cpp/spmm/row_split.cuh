@@ -336,25 +336,16 @@ __global__ void __launch_bounds__(kThreads, row_split_kernel_blocks(sizeof(T), V
                 A, B, C, al, be, S.threshold, row * Z, cols);
             continue;
         }
-        // A group without a row (past the end, or a listed long row) walks an empty one:
-        // every lane of the warp must reach the shuffles.
-        int begin = 0;
-        unsigned length = 0;
-        if (row < A.rows) {
-            begin = A.row_begin(int(row));
-            length = unsigned(A.row_end(int(row)) - begin);
-        }
-        const bool mine = row < A.rows && length <= unsigned(S.threshold);
-        if (!mine) length = 0;
+        const group_row r = group_row_of(A, row, S.threshold);
         const columns<G, NV, V> cols(slab, lane, C.cols);
         acc sum[NV][V];
         clear(sum);
         if constexpr (W >= kWarpLoadLanes)
-            sum_row_warp<T, G, R, NV, Vector>(A, B, C.cols, begin, length, q, cols, sum);
+            sum_row_warp<T, G, R, NV, Vector>(A, B, C.cols, r.begin, r.length, q, cols, sum);
         else
-            sum_row<T, G, NV, Vector>(A, B, C.cols, begin, length, q, R, cols, sum);
+            sum_row<T, G, NV, Vector>(A, B, C.cols, r.begin, r.length, q, R, cols, sum);
         if constexpr (R > 1) add_across<G, W>(sum);
-        if (mine && q == 0) store_row(C, row, cols, sum, al, be);
+        if (r.mine && q == 0) store_row(C, row, cols, sum, al, be);
     }
 }
 

@@ -177,18 +177,9 @@ __global__ void __launch_bounds__(kThreads, single_blocks_per_sm(sizeof(T)))
     const std::int64_t step = std::int64_t(gridDim.x) - S.long_blocks;
     for (std::int64_t b = blockIdx.x - S.long_blocks; b < S.row_blocks; b += step) {
         const std::int64_t row = b * (kThreads / W) + threadIdx.x / W;
-        // A group without a row (past the end, or a listed long row) sums an empty one:
-        // every lane of the warp must reach the shuffles.
-        int begin = 0;
-        unsigned length = 0;
-        if (row < A.rows) {
-            begin = A.row_begin(int(row));
-            length = unsigned(A.row_end(int(row)) - begin);
-        }
-        const bool mine = row < A.rows && length <= unsigned(S.threshold);
-        if (!mine) length = 0;
-        const acc sum = add_group<W>(sum_single<T>(A, B, begin, length, lane, W));
-        if (mine && lane == 0) store_single<TC, acc>(C, int(row), sum, al, be);
+        const group_row r = group_row_of(A, row, S.threshold);
+        const acc sum = add_group<W>(sum_single<T>(A, B, r.begin, r.length, lane, W));
+        if (r.mine && lane == 0) store_single<TC, acc>(C, int(row), sum, al, be);
     }
 }
 
