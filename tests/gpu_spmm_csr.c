@@ -543,6 +543,16 @@ static void csr_free(device_csr* d) {
     tcst_device_free(d->val);
 }
 
+/* Frees one product's operands: B's and C's descriptors and images, and A on the device. */
+static void free_operands(tcsConstDnMatDescr_t db, tcsDnMatDescr_t dc, device_csr* da, dense* b,
+                          dense* c) {
+    assert_ok(tcsDestroyDnMat(db));
+    assert_ok(tcsDestroyDnMat(dc));
+    csr_free(da);
+    dense_free(b);
+    dense_free(c);
+}
+
 static void round_values(tcst_csr* a, cudaDataType t) {
     for (int64_t e = 0; e < a->nnz; ++e) a->val[e] = rounded(a->val[e], t);
 }
@@ -708,11 +718,7 @@ static void check_case(const tcst_csr* a_in, const spmm_case* sc) {
         compare(&c, again, ref, mag, ty, describe(sc, "run with new values of A"));
     }
 
-    assert_ok(tcsDestroyDnMat(db));
-    assert_ok(tcsDestroyDnMat(dc));
-    csr_free(&da);
-    dense_free(&b);
-    dense_free(&c);
+    free_operands(db, dc, &da, &b, &c);
     tcst_device_free(buffer);
     tcst_device_free(s.dev);
     free(bh);
@@ -941,11 +947,7 @@ static void assert_window(const tcst_csr* a, int window) {
     }
     assert_ok(tcsSetStream(fx.handle, NULL));
     CUDA_OK(cudaStreamDestroy(stream));
-    assert_ok(tcsDestroyDnMat(db));
-    assert_ok(tcsDestroyDnMat(dc));
-    csr_free(&da);
-    dense_free(&b);
-    dense_free(&c);
+    free_operands(db, dc, &da, &b, &c);
     tcst_device_free(kept);
     tcst_device_free(fresh);
 }
@@ -1389,11 +1391,7 @@ static void test_graph_capture(void** state) {
             CUDA_OK(cudaGraphExecDestroy(execs[g]));
             CUDA_OK(cudaGraphDestroy(graphs[g]));
         }
-        assert_ok(tcsDestroyDnMat(db));
-        assert_ok(tcsDestroyDnMat(dc));
-        csr_free(&da);
-        dense_free(&b);
-        dense_free(&c);
+        free_operands(db, dc, &da, &b, &c);
         tcst_device_free(kept);
         tcst_device_free(fresh);
         free(bh), free(ref), free(mag), free(got), free(first);
