@@ -883,6 +883,41 @@ static void test_busy_device(void** state) {
     }
 }
 
+/* Groups of one or two column lanes (fp32 n <= 8, fp64 n <= 4, fp16 n <= 16) on a
+ * device they fill give each listed long row a warp instead of a block, and cut rows
+ * beyond 8 of a warp's load batches (1024 nonzeros with two column lanes, 2048 with
+ * one) into parts (geometry.hpp, plan_long_rows). 150000 rows of 1-12 nonzeros keep
+ * an H100's 132 SMs from being underfilled at these n (one column lane needs more than
+ * 118272 rows). The long rows: 5000 rows of 40 nonzeros (more tasks than the wave of
+ * long-row blocks has warps: warps take several), 40 rows of 700 (the warps' tier),
+ * 40 rows of 2500 (the parts). Cases: fp32 n = 8 (two column lanes), 4 (one), 5
+ * (element by element), fp64 n = 4, fp16 n = 16; unsorted columns, empty rows; base,
+ * beta (0 with NaN in C, or 0.5) and pointer mode drawn at random; with and without
+ * preprocess. */
+static void test_long_rows_on_warps(void** state) {
+    (void)state;
+    static const struct {
+        int type;
+        int64_t n;
+    } cases[] = {{FP32, 8}, {FP32, 4}, {FP32, 5}, {FP64, 4}, {FP16, 16}};
+    static const int long_rows[] = {5000, 40, 40}, long_lens[] = {40, 700, 2500};
+    for (int li = 0; li < 3; ++li) {
+        tcst_csr a;
+        gen_mixed(&a, 150000, 20000, 12, 0.1, long_rows[li], long_lens[li], 0.2);
+        tcst_csr_shuffle_columns(&a, tcst_rng_next(&fx.rng));
+        for (size_t ci = 0; ci < sizeof cases / sizeof cases[0]; ++ci) {
+            spmm_case sc = plain_case(cases[ci].type, cases[ci].n,
+                                      ci % 2 ? TCS_SPMM_CSR_ROWSPLIT : TCS_SPMM_ALG_DEFAULT);
+            sc.base = random_below(2);
+            sc.beta = random_below(2) ? 0.5 : 0.0;
+            sc.device_scalars = random_below(2);
+            sc.preprocess = (int)((ci + (size_t)li) % 2);
+            check_case(&a, &sc);
+        }
+        tcst_csr_free(&a);
+    }
+}
+
 /* ---- runs of rows with one pattern ---------------------------------------------- */
 
 /* Row-split's busy geometry with 16 or more column lanes shares the loads of B among
@@ -1552,6 +1587,7 @@ int main(void) {
         cmocka_unit_test(test_long_rows),
         cmocka_unit_test(test_power_law),
         cmocka_unit_test(test_busy_device),
+        cmocka_unit_test(test_long_rows_on_warps),
         cmocka_unit_test(test_row_runs),
         cmocka_unit_test(test_rowwise_copies),
         cmocka_unit_test(test_rowwise_chunks),

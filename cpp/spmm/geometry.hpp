@@ -316,9 +316,26 @@ inline geometry choose_split(std::int64_t m, std::int64_t nnz, std::int64_t n,
 // groups' W lanes and kSingleUnroll set the threshold, a long row goes to a warp where
 // the groups keep the device busy and to a block where they leave it underfilled
 // (where a row's 32 lanes would be no more than its group had: mbeacxc and aa3 took 9.3
-// and 8.7 us with a warp, 6.4 with a block), a very long row (beyond kSingleVeryChunks
+// and 8.7 us with a warp, 6.4 with a block), a very long row (beyond kWarpVeryChunks
 // batches of a warp) to kVeryLongParts parts, and "underfilled" counts the kernel's own
 // single_blocks_per_sm.
+//
+// Groups of at most kWarpRowsMaxLanes column lanes (n <= 8 in fp32, 4 in fp64, 16 in the
+// 16-bit types) do the same where the device is not underfilled: a long row gets a warp
+// (its long_lanes column lanes times the rest over the nonzeros), four rows to a block,
+// and a row of more than kWarpVeryChunks of a warp's load batches (1024 nonzeros with
+// two column lanes, 2048 with one) goes to the parts. A power-law graph has thousands of
+// rows a little over the threshold (rmat_s18_e8 at n = 8: about 12,700 rows of more
+// than 32 nonzeros, 43% of its nonzeros, by its generator's statistics), and a block
+// gave each such row 64 nonzero lanes for a chain of dependent loads as long as a
+// warp's: a row of up to 128 nonzeros is one batch of the first warp's, and the other
+// three warps of the block wait at the barrier while the wave of long-row blocks holds
+// most of the device's slots.
+// H100, fp32, n = 8, same run, block -> warp: rmat_s18_e8 55.9 -> 41.3 us (cuSPARSE
+// 180), the other 32 matrices within run-to-run noise. Wider groups keep the blocks: at
+// n = 32 (8 column lanes, 4 nonzero lanes per warp) warps gained on rmat_s18_e8 (90.3 ->
+// 80.6) and lost on the graphs with rows of hundreds (as-caida 16.6 -> 27.4, wiki-Vote
+// 10.8 -> 17.2, astro-ph 14.3 -> 17.0).
 //
 // preprocess (or a run without it) lists the long and very long rows on the device;
 // the kernel reads the counts there, so the host never waits for them. Blocks for
@@ -337,8 +354,9 @@ inline constexpr double kLongMeanFactorUnderfilled = 1.5;
 inline constexpr int kVeryLongChunksWide = 16;
 inline constexpr int kVeryLongLanes = 2;
 inline constexpr int kVeryLongParts = 8;
-inline constexpr int kSingleVeryChunks = 8;
+inline constexpr int kWarpVeryChunks = 8;
 
+inline constexpr int kWarpRowsMaxLanes = 2;
 constexpr int long_lanes(int g) { return g >= 8 ? 8 : g < 2 ? g : 2; }
 constexpr int very_long_lanes(int g) { return g < kVeryLongLanes ? g : kVeryLongLanes; }
 
@@ -360,6 +378,8 @@ struct long_plan {
     long_tier tiers[2];       // long, very long
     std::int64_t blocks = 0;  // blocks given to long rows
     bool underfilled = false; // the groups hold fewer threads than the device runs at once
+    bool warp_rows = false;   // tier 0: a warp per (row, slab) instead of a block
+                              // (one column, or kWarpRowsMaxLanes column lanes or fewer)
     bool any() const { return blocks > 0; }
 };
 
@@ -393,21 +413,25 @@ inline long_plan plan_long_rows(const geometry& g, std::int64_t m, std::int64_t 
                                                               : kLongMeanFactor) * mean));
     if (g.lanes >= 16) threshold = std::max(threshold, kLongMin);
     p.tiers[0] = tier_of(threshold, lanes, g, m, nnz, n);
+    p.warp_rows = !underfilled && (g.single || g.lanes <= kWarpRowsMaxLanes);
     const int very_chunks = g.vectors == 2 && g.busy ? kVeryLongChunksWide : kLongChunks;
     std::int64_t very =
         std::max(threshold, std::int64_t(very_chunks) * (kThreads / lanes) * kTaskUnroll);
-    // One column: very long beyond kSingleVeryChunks batches of a warp (the tier-0 rows'
-    // unit where the device is busy). H100, fp32, same run, against 4 batches (512
-    // nonzeros): wiki-Vote 8.9 -> 7.4 us, rmat_s18_e8 26.3 -> 25.2, rajat01 8.3 -> 9.0,
-    // geomean over the suite 1.36x -> 1.38x cuSPARSE.
-    if (g.single) very = std::max(threshold, std::int64_t(kSingleVeryChunks) * 32 * g.unroll());
+    // Tier 0 on warps: very long beyond kWarpVeryChunks load batches of a warp (a warp
+    // has 32 / lanes nonzero lanes). One column, H100, fp32, same run, against 4 batches
+    // (512 nonzeros): wiki-Vote 8.9 -> 7.4 us, rmat_s18_e8 26.3 -> 25.2, rajat01 8.3 ->
+    // 9.0, geomean over the suite 1.36x -> 1.38x cuSPARSE. n = 8, against 16 batches
+    // (2048 nonzeros): email-Enron 16.8 -> 24.3 us.
+    if (p.warp_rows)
+        very = std::max(threshold, std::int64_t(kWarpVeryChunks) * (32 / lanes) *
+                                       (g.single ? g.unroll() : kTaskUnroll));
     p.tiers[1] = tier_of(very, very_lanes, g, m, nnz, n);
     if (p.tiers[1].slabs <= kVeryLongParts / 4)
         p.tiers[1].parts = int(kVeryLongParts / p.tiers[1].slabs);
     const std::int64_t warps = kThreads / 32;
     const std::int64_t tasks =
-        (g.single && !underfilled ? (p.tiers[0].capacity + warps - 1) / warps
-                  : p.tiers[0].capacity * p.tiers[0].slabs) +
+        (p.warp_rows ? (p.tiers[0].capacity * p.tiers[0].slabs + warps - 1) / warps
+                     : p.tiers[0].capacity * p.tiers[0].slabs) +
         p.tiers[1].capacity * p.tiers[1].slabs * p.tiers[1].parts;
     p.blocks = std::min(tasks, wave);
     return p;
@@ -426,6 +450,7 @@ struct split_view {
     void* partials = nullptr;              // tier 1: accumulators, [entry][slab][part][column]
     std::int64_t long_blocks = 0;          // the grid's first blocks, for listed rows
     bool underfilled = false;              // host only: picks the kernel (kParts or kPartsFilled)
+    bool warp_rows = false;                // tier 0: a warp per (row, slab) task
     std::int64_t row_blocks = 0;           // blocks of groups per column slab
 };
 

@@ -10,7 +10,9 @@
 // Rows longer than the plan's threshold are left to the grid's first blocks (when the
 // list of long rows exists, see long_rows_kernel): such a block gives one long row all
 // of its kThreads lanes, long_lanes(G) column lanes times the rest as nonzero lanes,
-// for a narrower slab of columns, and adds its warps' sums through shared memory.
+// for a narrower slab of columns, and adds its warps' sums through shared memory; for
+// groups of one or two column lanes on a device they do not leave underfilled, a warp
+// takes each long row instead (S.warp_rows, geometry.hpp).
 // A very long row is also cut into parts, a block each, whose partial sums the last of
 // them adds. A row thousands of nonzeros long then costs a few load batches per lane,
 // spread over many blocks, instead of one group's thousands.
@@ -221,6 +223,31 @@ __device__ __forceinline__ void long_row_task(const sparse_rows<T>& A, const den
     if (threadIdx.x < G) store_row(C, row, cols, sum, al, be);
 }
 
+// Task `t` of tier 0 over one warp: row list[t % listed], column slab t / listed, with G
+// column lanes and 32 / G nonzero lanes (a butterfly adds their sums).
+template <class T, class TC, int G, bool Vector, bool Lean>
+__device__ __forceinline__ void warp_row_task(const sparse_rows<T>& A, const dense_in<T>& B,
+                                              const dense_out<TC>& C, acc_t<T> al, acc_t<T> be,
+                                              const split_view& S, std::int64_t t,
+                                              std::int64_t listed) {
+    using acc = acc_t<T>;
+    constexpr int V = vector_width<T>, R = 32 / G;
+    const std::int64_t entry = t % listed, slab = t / listed;
+    const int row = load_ro(S.lists[0] + entry);
+    const unsigned lane = threadIdx.x % 32;
+    const columns<G, 1, V> cols(slab, int(lane % G), C.cols);
+    const int begin = A.row_begin(row);
+    const unsigned length = unsigned(A.row_end(row) - begin);
+    acc sum[1][V];
+    clear(sum);
+    if constexpr (Lean && G == 1)
+        sum_row<T, G, 1, Vector>(A, B, C.cols, begin, length, lane, 32, cols, sum);
+    else
+        sum_row_warp<T, G, R, 1, Vector>(A, B, C.cols, begin, length, lane / G, cols, sum);
+    add_across<G, 32>(sum);
+    if (lane < G) store_row(C, row, cols, sum, al, be);
+}
+
 // Task `t` of the very long rows (tier 1) when they are cut into parts (S.parts > 1):
 // part q of row list[e]'s nonzeros, column slab l, with t = (e * slabs + l) * parts + q.
 // Each part leaves its partial sums in the buffer; the block that takes the (row,
@@ -275,7 +302,10 @@ __device__ __forceinline__ void part_task(const sparse_rows<T>& A, const dense_i
 }
 
 // The listed rows' tasks, very long rows first (the longest chains start earliest).
-// Parts: the very long rows are cut into parts (S.parts > 1).
+// Parts: the very long rows are cut into parts (S.parts > 1). With S.warp_rows the
+// long rows' (tier 0) tasks go a warp each: only compiled for groups of up to
+// kWarpRowsMaxLanes column lanes, since the warp tasks' registers would spill in the
+// two-vector kernels (-Xptxas -v).
 template <class T, class TC, int G, bool Vector, int Parts>
 __device__ __forceinline__ void long_rows_block(const sparse_rows<T>& A, const dense_in<T>& B,
                                                 const dense_out<TC>& C, acc_t<T> al,
@@ -289,7 +319,10 @@ __device__ __forceinline__ void long_rows_block(const sparse_rows<T>& A, const d
         tasks[tier] = listed[tier] * S.slabs[tier] * (tier == 1 && Parts != kWhole ? S.parts : 1);
     }
     constexpr bool lean = Parts == kPartsFilled;
-    for (std::int64_t t = blockIdx.x; t < tasks[0] + tasks[1]; t += S.long_blocks) {
+    bool warps = false;  // tier 0 a warp per task, after the block loop
+    if constexpr (G <= kWarpRowsMaxLanes) warps = S.warp_rows;
+    const std::int64_t block_tasks = warps ? tasks[1] : tasks[0] + tasks[1];
+    for (std::int64_t t = blockIdx.x; t < block_tasks; t += S.long_blocks) {
         if (t >= tasks[1])
             long_row_task<T, TC, long_lanes(G), Vector, lean>(A, B, C, al, be, S, 0,
                                                               t - tasks[1], listed[0]);
@@ -298,6 +331,13 @@ __device__ __forceinline__ void long_rows_block(const sparse_rows<T>& A, const d
         else
             long_row_task<T, TC, very_long_lanes(G), Vector, lean>(A, B, C, al, be, S, 1, t,
                                                                    listed[1]);
+    }
+    if constexpr (G <= kWarpRowsMaxLanes) {
+        if (!warps) return;
+        constexpr int kWarps = kThreads / 32;
+        for (std::int64_t t = std::int64_t(blockIdx.x) * kWarps + threadIdx.x / 32; t < tasks[0];
+             t += S.long_blocks * kWarps)
+            warp_row_task<T, TC, long_lanes(G), Vector, lean>(A, B, C, al, be, S, t, listed[0]);
     }
 }
 
@@ -351,17 +391,31 @@ __global__ void __launch_bounds__(kThreads, row_split_kernel_blocks(sizeof(T), V
 
 // Lists the rows of more than S.threshold nonzeros: in tier 1 above S.very_threshold,
 // else in tier 0 (counts must be 0 before; each list has room for every row it can get
-// by construction, see plan_long_rows). The order of the lists varies from run to run;
-// no result depends on it. A template only so that every translation unit may include
-// this header.
+// by construction, see plan_long_rows). A warp takes one atomic per tier for all its
+// listed rows: with one per row, the thousands of long rows of a power-law graph queued
+// on the two counters (H100, rmat_s18_e8: 19 us, most of it waiting on the atomics,
+// against 23 for the whole one-column product). The order of the lists varies from run
+// to run; no result depends on it. A template only so that every translation unit may
+// include this header.
 template <class Unused = void>
 __global__ void long_rows_kernel(const int* row_ptr, int rows, split_view S, int* counts) {
     const std::int64_t r = std::int64_t(blockIdx.x) * blockDim.x + threadIdx.x;
-    if (r >= rows) return;
-    const int length = load_ro(row_ptr + r + 1) - load_ro(row_ptr + r);
-    if (length <= S.threshold) return;
-    const int tier = length > S.very_threshold ? 1 : 0;
-    const_cast<int*>(S.lists[tier])[atomicAdd(counts + tier, 1)] = int(r);
+    int length = 0;
+    if (r < rows) length = load_ro(row_ptr + r + 1) - load_ro(row_ptr + r);
+    const unsigned lane = threadIdx.x % 32;
+#pragma unroll
+    for (int tier = 0; tier < 2; ++tier) {
+        const bool mine =
+            length > S.threshold && (length > S.very_threshold) == (tier == 1);
+        const unsigned listed = __ballot_sync(0xffffffffu, mine);
+        if (listed == 0) continue;
+        const int leader = __ffs(listed) - 1;
+        int first = 0;
+        if (int(lane) == leader) first = atomicAdd(counts + tier, __popc(listed));
+        first = __shfl_sync(0xffffffffu, first, leader);
+        if (mine)
+            const_cast<int*>(S.lists[tier])[first + __popc(listed & ((1u << lane) - 1u))] = int(r);
+    }
 }
 
 }  // namespace tcs::spmm

@@ -220,6 +220,7 @@ split_view split_of(const shape& s, const carved& b) {
     v.partials = b.partials;
     v.long_blocks = s.longs.blocks;
     v.underfilled = s.longs.underfilled;
+    v.warp_rows = s.longs.warp_rows;
     return v;
 }
 
