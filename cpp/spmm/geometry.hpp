@@ -426,8 +426,15 @@ inline long_plan plan_long_rows(const geometry& g, std::int64_t m, std::int64_t 
         very = std::max(threshold, std::int64_t(kWarpVeryChunks) * (32 / lanes) *
                                        (g.single ? g.unroll() : kTaskUnroll));
     p.tiers[1] = tier_of(very, very_lanes, g, m, nnz, n);
-    if (p.tiers[1].slabs <= kVeryLongParts / 4)
+    if (p.tiers[1].slabs <= kVeryLongParts / 4) {
         p.tiers[1].parts = int(kVeryLongParts / p.tiers[1].slabs);
+        // Tier 0 on warps halves the very long threshold, which doubles the bound on the
+        // very long rows (nnz / (threshold + 1)) and so on their partial sums in the
+        // buffer; half the parts keep that where it was (n = 8, fp32: stencil27_d1_64
+        // 1.98 MB with 8 parts, 1.12 MB with 4; cuSPARSE 1.14). H100, n = 8, same run, 8
+        // parts -> 4: a2nnsnsl (rows of 5003) 11.6 -> 12.6 us, the rest within noise.
+        if (p.warp_rows && !g.single) p.tiers[1].parts /= 2;
+    }
     const std::int64_t warps = kThreads / 32;
     const std::int64_t tasks =
         (p.warp_rows ? (p.tiers[0].capacity * p.tiers[0].slabs + warps - 1) / warps
