@@ -422,7 +422,12 @@ inline long_plan plan_long_rows(const geometry& g, std::int64_t m, std::int64_t 
     // (512 nonzeros): wiki-Vote 8.9 -> 7.4 us, rmat_s18_e8 26.3 -> 25.2, rajat01 8.3 ->
     // 9.0, geomean over the suite 1.36x -> 1.38x cuSPARSE. n = 8, against 16 batches
     // (2048 nonzeros): email-Enron 16.8 -> 24.3 us.
-    if (p.warp_rows)
+    // One column keeps that threshold where it leaves the device underfilled too (its
+    // long rows then go a block each). With 4 block batches (4096 nonzeros) there, as
+    // revision d1d013c had by mistake, H100, full runs before and after: a2nnsnsl 9.5 ->
+    // 15.6 us (cuSPARSE 11.4), as-caida 8.8 -> 10.5, rmat_g500_s16 16.3 -> 17.5; only
+    // rajat01 (rows up to 1442) gained, 8.4 -> 7.6.
+    if (p.warp_rows || g.single)
         very = std::max(threshold, std::int64_t(kWarpVeryChunks) * (32 / lanes) *
                                        (g.single ? g.unroll() : kTaskUnroll));
     p.tiers[1] = tier_of(very, very_lanes, g, m, nnz, n);
