@@ -127,7 +127,7 @@ __device__ __forceinline__ void single_part(const sparse_rows<T>& A, const dense
 
 // The listed rows: the very long rows' parts a block each (first: the longest chains
 // start earliest), then the long rows, a warp each where the groups keep the device busy
-// and a block each where they leave it underfilled (S.underfilled).
+// and a block each where they leave it underfilled (!S.warp_rows: the plan, geometry.hpp).
 template <class T, class TC>
 __device__ __forceinline__ void single_long_rows(const sparse_rows<T>& A, const dense_in<T>& B,
                                                  const dense_out<TC>& C, acc_t<T> al, acc_t<T> be,
@@ -141,7 +141,7 @@ __device__ __forceinline__ void single_long_rows(const sparse_rows<T>& A, const 
                            : min(std::int64_t(load_ro(S.counts + tier)), S.capacity[tier]);
     for (std::int64_t t = blockIdx.x; t < listed[1] * S.parts; t += S.long_blocks)
         single_part<T, TC>(A, B, C, al, be, S, t);
-    if (S.underfilled) {
+    if (!S.warp_rows) {
         for (std::int64_t e = blockIdx.x; e < listed[0]; e += S.long_blocks) {
             const int row = load_ro(S.lists[0] + e);
             const int begin = A.row_begin(row);
