@@ -587,15 +587,18 @@ TCS_API tcsStatus_t tcsSpMM_bufferSize(tcsHandle_t handle, tcsOperation_t opA,
 /** Analyses A's structure (a transposed copy for opA = T, row-split's list of long
  *  rows, the merge-path partition) into externalBuffer and makes it the active buffer
  *  of matA. Later tcsSpMM calls with this buffer and the same parameters (alpha, beta,
- *  B, C and A's values may change) reuse the analysis. No allocation. Asynchronous on
- *  the handle's stream, except where row-split would run with one nonzero lane per row
- *  and 16 or more column lanes (fp32 n > 32 or fp64 n > 16, on a device kept busy by
- *  many rows): there it also counts runs of consecutive rows with the same column
- *  indices (the unknowns of one mesh node, the rows of a dense block) and waits for the
- *  count (one stream synchronization), because with few runs per row tcsSpMM then
- *  shares each load of B among the rows of a run (docs/algorithms/spmm-csr.md).
- *  Capturable in a CUDA graph: while the stream is being captured it does not count,
- *  and tcsSpMM runs without runs. Runs or not, C is bitwise the same. */
+ *  B, C and A's values may change) reuse the analysis. No allocation. Enqueued on the
+ *  handle's stream; where the row-split algorithm runs (the default's usual choice)
+ *  it then waits for the stream once (one stream synchronization) to read two counts:
+ *  the rows it listed as long (tcsSpMM then gives them only the thread blocks they
+ *  need) and, where row-split would run with one nonzero lane per row and 16 or more
+ *  column lanes (fp32 n > 32 or fp64 n > 16, on a device kept busy by many rows), the
+ *  runs of consecutive rows with the same column indices (the unknowns of one mesh
+ *  node, the rows of a dense block): with few runs per row tcsSpMM shares each load of
+ *  B among the rows of a run (docs/algorithms/spmm-csr.md). Without long rows or runs
+ *  to count (merge-path, CSR-vector) it does not wait. Capturable in a CUDA graph:
+ *  while the stream is being captured it does not wait, and tcsSpMM plans the long
+ *  rows' blocks from a bound and runs without runs. Either way C is bitwise the same. */
 TCS_API tcsStatus_t tcsSpMM_preprocess(tcsHandle_t handle, tcsOperation_t opA,
                                        tcsOperation_t opB, const void* alpha,
                                        tcsConstSpMatDescr_t matA, tcsConstDnMatDescr_t matB,

@@ -7,6 +7,7 @@
 
 #include "core/device.hpp"
 #include "spgemm/plan.hpp"
+#include "spmm/spmm.hpp"
 
 #include <cstdint>
 #include <memory>
@@ -25,7 +26,7 @@ struct tcsContext {
 struct tcsSpMMMemo {
     const void* buffer = nullptr;
     std::uint64_t key = 0;
-    int runs = 1;  // what the analysis chose for row-split's runs of rows (cpp/spmm/runs.hpp)
+    tcs::spmm::analysis found;  // what the analysis counted (cpp/spmm/spmm.hpp)
 };
 
 struct tcsSpMatDescr {

@@ -135,8 +135,8 @@ extern "C" TCS_API tcsStatus_t tcsSpMM_preprocess(tcsHandle_t handle, tcsOperati
     check(needed == 0 || externalBuffer != nullptr, 10, "externalBuffer",
           "must not be NULL when tcsSpMM_bufferSize returned a size > 0");
     k.a->spmm_memo = {};  // a failed analysis leaves no active buffer
-    const int runs = tcs::spmm::preprocess(k.problem, externalBuffer);
-    k.a->spmm_memo = {externalBuffer, k.key, runs};
+    const tcs::spmm::analysis found = tcs::spmm::preprocess(k.problem, externalBuffer);
+    k.a->spmm_memo = {externalBuffer, k.key, found};
     return TCS_STATUS_SUCCESS;
 } catch (...) {
     return status_from_exception(__func__);
@@ -154,7 +154,7 @@ extern "C" TCS_API tcsStatus_t tcsSpMM(tcsHandle_t handle, tcsOperation_t opA, t
           "must not be NULL when tcsSpMM_bufferSize returned a size > 0");
     const bool preprocessed = externalBuffer != nullptr &&
                               k.a->spmm_memo.buffer == externalBuffer && k.a->spmm_memo.key == k.key;
-    tcs::spmm::run(k.problem, externalBuffer, preprocessed, k.a->spmm_memo.runs);
+    tcs::spmm::run(k.problem, externalBuffer, preprocessed, k.a->spmm_memo.found);
     return TCS_STATUS_SUCCESS;
 } catch (...) {
     return status_from_exception(__func__);

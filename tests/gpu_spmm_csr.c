@@ -168,8 +168,9 @@ static int group_teardown(void** state) {
 
 static int random_below(int bound) { return (int)(tcst_rng_next(&fx.rng) % (uint64_t)bound); }
 
-/* Whether a captured graph holds a kernel whose mangled name contains `what` and `also`
- * (the driver's names: which kernel and which template arguments a call launched). */
+/* The grid (blocks in x) of the first kernel of a captured graph whose mangled name
+ * contains `what` and `also` (the driver's names: which kernel and which template
+ * arguments a call launched), 0 if it holds none. */
 typedef CUresult (*get_nodes_fn)(CUgraph, CUgraphNode*, size_t*);
 typedef CUresult (*node_type_fn)(CUgraphNode, CUgraphNodeType*);
 typedef CUresult (*kernel_params_fn)(CUgraphNode, CUDA_KERNEL_NODE_PARAMS*);
@@ -184,7 +185,7 @@ static void* driver_function(const char* name) {
     return fn;
 }
 
-static int graph_has_kernel(cudaGraph_t graph, const char* what, const char* also) {
+static unsigned graph_kernel_grid(cudaGraph_t graph, const char* what, const char* also) {
     const get_nodes_fn get_nodes = (get_nodes_fn)driver_function("cuGraphGetNodes");
     const node_type_fn node_type = (node_type_fn)driver_function("cuGraphNodeGetType");
     const kernel_params_fn params_of = (kernel_params_fn)driver_function("cuGraphKernelNodeGetParams");
@@ -194,8 +195,8 @@ static int graph_has_kernel(cudaGraph_t graph, const char* what, const char* als
     assert_int_equal(get_nodes((CUgraph)graph, NULL, &count), CUDA_SUCCESS);
     CUgraphNode* nodes = (CUgraphNode*)xmalloc((count > 0 ? count : 1) * sizeof(CUgraphNode));
     assert_int_equal(get_nodes((CUgraph)graph, nodes, &count), CUDA_SUCCESS);
-    int found = 0;
-    for (size_t i = 0; i < count && !found; ++i) {
+    unsigned grid = 0;
+    for (size_t i = 0; i < count && grid == 0; ++i) {
         CUgraphNodeType type;
         assert_int_equal(node_type(nodes[i], &type), CUDA_SUCCESS);
         if (type != CU_GRAPH_NODE_TYPE_KERNEL) continue;
@@ -207,10 +208,15 @@ static int graph_has_kernel(cudaGraph_t graph, const char* what, const char* als
             assert_int_equal(func_name(&name, params.func), CUDA_SUCCESS);
         else
             assert_int_equal(kernel_name(&name, params.kern), CUDA_SUCCESS);
-        found = name != NULL && strstr(name, what) != NULL && strstr(name, also) != NULL;
+        if (name != NULL && strstr(name, what) != NULL && strstr(name, also) != NULL)
+            grid = params.gridDimX;
     }
     free(nodes);
-    return found;
+    return grid;
+}
+
+static int graph_has_kernel(cudaGraph_t graph, const char* what, const char* also) {
+    return graph_kernel_grid(graph, what, also) != 0;
 }
 
 /* ---- matrices ------------------------------------------------------------------- */
@@ -933,12 +939,12 @@ static void test_long_rows_on_warps(void** state) {
  * equal bitwise a run on a buffer preprocess never saw (no runs: the plain groups);
  * assert_window checks, on captured calls, which kernel each of the two launches.
  * Base, beta (0 with NaN in C, or not) and pointer mode drawn at random. */
-/* That preprocess chose windows of `window` rows for A (fp32, n = 128, row-major B and
- * C) and that a call on a buffer preprocess never saw runs the plain groups: the
- * captured tcsSpMM launches row_split_kernel with Z = window, then Z = 1 (the last
- * template argument, "Li<Z>E" at the end of the mangled arguments). */
-static void assert_window(const tcst_csr* a, int window) {
-    const int64_t n = 128;
+/* Captures two tcsSpMM calls on A (fp32, n columns, row-major B and C, the default
+ * algorithm), one on a buffer tcsSpMM_preprocess saw, one on a buffer it never saw, and
+ * writes the grid of the kernel each launches whose name holds `kernel` and
+ * `also[call]` (0: none) to grids[call]. */
+static void captured_grids(const tcst_csr* a, int64_t n, const char* kernel,
+                           const char* const also[2], unsigned grids[2]) {
     const float alpha = 1.0f, beta = 0.0f;
     device_csr da;
     dense b, c;
@@ -968,16 +974,12 @@ static void assert_window(const tcst_csr* a, int window) {
     CUDA_OK(cudaStreamSynchronize(stream));
     for (int g = 0; g < 2; ++g) {
         cudaGraph_t graph;
-        char z[16];
-        snprintf(z, sizeof z, "Li%dEEEv", g == 0 ? window : 1);
         CUDA_OK(cudaStreamBeginCapture(stream, cudaStreamCaptureModeGlobal));
         const tcsStatus_t st = tcsSpMM(fx.handle, op, op, &alpha, da.descr, db, &beta, dc,
                                        CUDA_R_32F, TCS_SPMM_ALG_DEFAULT, g == 0 ? kept : fresh);
         CUDA_OK(cudaStreamEndCapture(stream, &graph));
         assert_int_equal(st, TCS_STATUS_SUCCESS);
-        if (!graph_has_kernel(graph, "row_split_kernel", z))
-            fail_msg("%s call: no row_split_kernel with Z = %d", g == 0 ? "preprocessed" : "plain",
-                     g == 0 ? window : 1);
+        grids[g] = graph_kernel_grid(graph, kernel, also[g]);
         CUDA_OK(cudaGraphDestroy(graph));
     }
     assert_ok(tcsSetStream(fx.handle, NULL));
@@ -985,6 +987,20 @@ static void assert_window(const tcst_csr* a, int window) {
     free_operands(db, dc, &da, &b, &c);
     tcst_device_free(kept);
     tcst_device_free(fresh);
+}
+
+/* That preprocess chose windows of `window` rows for A (fp32, n = 128) and that a call
+ * on a buffer preprocess never saw runs the plain groups: row_split_kernel with Z =
+ * window, then Z = 1 (the last template argument, "Li<Z>E" at the end of the mangled
+ * arguments). */
+static void assert_window(const tcst_csr* a, int window) {
+    char z[16];
+    snprintf(z, sizeof z, "Li%dEEEv", window);
+    const char* const also[2] = {z, "Li1EEEv"};
+    unsigned grids[2];
+    captured_grids(a, 128, "row_split_kernel", also, grids);
+    if (grids[0] == 0) fail_msg("preprocessed call: no row_split_kernel with Z = %d", window);
+    if (grids[1] == 0) fail_msg("plain call: no row_split_kernel with Z = 1");
 }
 
 static void test_row_runs(void** state) {
@@ -1016,6 +1032,40 @@ static void test_row_runs(void** state) {
             sc.beta = random_below(2) ? 0.5 : 0.0;
             sc.device_scalars = random_below(2);
             sc.new_values = i < 2;
+            sc.plain_too = 1;
+            check_case(&a, &sc);
+        }
+        tcst_csr_free(&a);
+    }
+}
+
+/* ---- blocks for long rows ------------------------------------------------------- */
+
+/* Long-row blocks from preprocess's counts (cpp/spmm/spmm.cu, count_found): a call
+ * without them plans a wave of blocks for the long rows from the lists' bound; a
+ * preprocessed one gives the long rows only the blocks their tasks need. On 20000 x
+ * 15000 with rows of 0-12 nonzeros (unsorted), without long rows and with eight of
+ * 3000 (very long: cut into parts), at n = 1 (single_column_kernel) and 8
+ * (row_split_kernel), the preprocessed call must launch fewer blocks than the other,
+ * and C must equal the reference and, bitwise, the call without preprocess. Base, beta
+ * (0 with NaN in C, or not) and pointer mode drawn at random. */
+static void test_long_row_blocks_counted(void** state) {
+    (void)state;
+    for (int long_rows = 0; long_rows <= 8; long_rows += 8) {
+        tcst_csr a;
+        gen_mixed(&a, 20000, 15000, 12, 0.1, long_rows, 3000, 0.0);
+        tcst_csr_shuffle_columns(&a, tcst_rng_next(&fx.rng));
+        for (int64_t n = 1; n <= 8; n += 7) {
+            const char* const any[2] = {"", ""};
+            unsigned grids[2];
+            captured_grids(&a, n, n == 1 ? "single_column_kernel" : "row_split_kernel", any, grids);
+            if (grids[0] == 0 || grids[1] == 0 || grids[0] >= grids[1])
+                fail_msg("%d long rows, n = %lld: %u blocks preprocessed, %u without", long_rows,
+                         (long long)n, grids[0], grids[1]);
+            spmm_case sc = plain_case(FP32, n, TCS_SPMM_ALG_DEFAULT);
+            sc.base = random_below(2);
+            sc.beta = random_below(2) ? 0.5 : 0.0;
+            sc.device_scalars = random_below(2);
             sc.plain_too = 1;
             check_case(&a, &sc);
         }
@@ -1589,6 +1639,7 @@ int main(void) {
         cmocka_unit_test(test_busy_device),
         cmocka_unit_test(test_long_rows_on_warps),
         cmocka_unit_test(test_row_runs),
+        cmocka_unit_test(test_long_row_blocks_counted),
         cmocka_unit_test(test_rowwise_copies),
         cmocka_unit_test(test_rowwise_chunks),
         cmocka_unit_test(test_vector_rows),

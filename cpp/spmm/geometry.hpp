@@ -376,11 +376,21 @@ struct long_tier {
 
 struct long_plan {
     long_tier tiers[2];       // long, very long
-    std::int64_t blocks = 0;  // blocks given to long rows
+    std::int64_t blocks = 0;  // blocks given to long rows (for the lists' bounds)
+    std::int64_t wave = 0;    // the most blocks long rows get: one wave of the device
     bool underfilled = false; // the groups hold fewer threads than the device runs at once
     bool warp_rows = false;   // tier 0: a warp per (row, slab) instead of a block
                               // (one column, or kWarpRowsMaxLanes column lanes or fewer)
     bool any() const { return blocks > 0; }
+    // Blocks for `listed` rows per tier of `slabs` column slabs each: one per task (four
+    // warp tasks to a block), up to a wave. From the lists' bounds (blocks) or, after
+    // preprocess has counted the lists, from the counts.
+    std::int64_t blocks_for(const std::int64_t (&listed)[2], const std::int64_t (&slabs)[2]) const {
+        const std::int64_t warps = kThreads / 32, tier0 = listed[0] * slabs[0];
+        const std::int64_t tasks = (warp_rows ? (tier0 + warps - 1) / warps : tier0) +
+                                   listed[1] * slabs[1] * tiers[1].parts;
+        return std::min(tasks, wave);
+    }
 };
 
 inline long_tier tier_of(std::int64_t threshold, int lanes, const geometry& g, std::int64_t m,
@@ -440,12 +450,9 @@ inline long_plan plan_long_rows(const geometry& g, std::int64_t m, std::int64_t 
         // parts -> 4: a2nnsnsl (rows of 5003) 11.6 -> 12.6 us, the rest within noise.
         if (p.warp_rows && !g.single) p.tiers[1].parts /= 2;
     }
-    const std::int64_t warps = kThreads / 32;
-    const std::int64_t tasks =
-        (p.warp_rows ? (p.tiers[0].capacity * p.tiers[0].slabs + warps - 1) / warps
-                     : p.tiers[0].capacity * p.tiers[0].slabs) +
-        p.tiers[1].capacity * p.tiers[1].slabs * p.tiers[1].parts;
-    p.blocks = std::min(tasks, wave);
+    p.wave = wave;
+    p.blocks = p.blocks_for({p.tiers[0].capacity, p.tiers[1].capacity},
+                            {p.tiers[0].slabs, p.tiers[1].slabs});
     return p;
 }
 

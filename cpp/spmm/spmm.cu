@@ -242,26 +242,47 @@ void analyse(const problem& p, const shape& s, const carved& b) {
     partition(p, s, b);
 }
 
-// Preprocess's count of the runs of rows with one pattern in op(A), and the window it
-// makes row-split use (runs.hpp). Waits for the count: the host chooses the kernel.
-// Not while the stream is being captured (a graph cannot wait): no runs then, the
-// same results.
-int count_runs(const problem& p, const shape& s, const carved& b) {
+// Preprocess's counts, read back with one wait for the stream:
+//   - the long rows analyse listed per tier: a preprocessed run then gives them the
+//     blocks their tasks need, where a run without the counts plans a wave from the
+//     lists' bounds (at most one row in threshold + 1 nonzeros), whose blocks find
+//     nothing to do on a matrix without long rows and still hold the device's slots
+//     until they have read the count. H100, fp32, same run, wave -> none (no long
+//     rows): n = 1 Dubcova1 7.2 -> 6.4 us, bayer10 6.7 -> 5.7, rgg_n_2_15_s0 7.6 ->
+//     6.6; n = 8 bcsstk13 6.9 -> 6.3, ex36 6.9 -> 6.3;
+//   - the runs of rows with one pattern in op(A), and the window they make row-split
+//     use (runs.hpp): the host chooses the kernel.
+// Not while the stream is being captured (a graph cannot wait): the bound's wave and no
+// runs then, the same results.
+analysis count_found(const problem& p, const shape& s, const carved& b) {
+    analysis out;
+    if (!s.longs.any() && !s.runs_possible) return out;
     cudaStreamCaptureStatus capture = cudaStreamCaptureStatusNone;
-    check_cuda(cudaStreamIsCapturing(p.stream, &capture), "SpMM runs: capture status");
-    if (capture != cudaStreamCaptureStatusNone) return 1;
-    const csr_rows a = op_a(p, b);
-    check_cuda(cudaMemsetAsync(b.run_counts, 0, 2 * sizeof(unsigned long long), p.stream),
-               "SpMM runs reset");
-    const std::int64_t blocks =
-        std::min<std::int64_t>((s.m + 7) / 8, sm_count_of(p.device) * 16);  // a warp per row
-    launch_kernel("count_runs_kernel", count_runs_kernel<>, dim3(unsigned(blocks)), 256, p.stream,
-                  a.row_ptr, a.col_idx, a.base, int(s.m), b.run_counts);
-    unsigned long long counts[2] = {0, 0};
-    check_cuda(cudaMemcpyAsync(counts, b.run_counts, sizeof counts, cudaMemcpyDeviceToHost, p.stream),
-               "SpMM runs count");
-    check_cuda(cudaStreamSynchronize(p.stream), "SpMM runs count");
-    return choose_runs(counts, s.m);
+    check_cuda(cudaStreamIsCapturing(p.stream, &capture), "SpMM counts: capture status");
+    if (capture != cudaStreamCaptureStatusNone) return out;
+    unsigned long long runs[2] = {0, 0};
+    if (s.runs_possible) {
+        const csr_rows a = op_a(p, b);
+        check_cuda(cudaMemsetAsync(b.run_counts, 0, sizeof runs, p.stream), "SpMM runs reset");
+        const std::int64_t blocks =
+            std::min<std::int64_t>((s.m + 7) / 8, sm_count_of(p.device) * 16);  // a warp per row
+        launch_kernel("count_runs_kernel", count_runs_kernel<>, dim3(unsigned(blocks)), 256,
+                      p.stream, a.row_ptr, a.col_idx, a.base, int(s.m), b.run_counts);
+        check_cuda(cudaMemcpyAsync(runs, b.run_counts, sizeof runs, cudaMemcpyDeviceToHost,
+                                   p.stream),
+                   "SpMM runs count");
+    }
+    int listed[2] = {0, 0};
+    if (s.longs.any())
+        check_cuda(cudaMemcpyAsync(listed, b.long_counts, sizeof listed, cudaMemcpyDeviceToHost,
+                                   p.stream),
+                   "SpMM long rows count");
+    check_cuda(cudaStreamSynchronize(p.stream), "SpMM counts");
+    if (s.runs_possible) out.runs = choose_runs(runs, s.m);
+    if (s.longs.any())
+        for (int tier = 0; tier < 2; ++tier)
+            out.listed[tier] = std::min<std::int64_t>(listed[tier], s.longs.tiers[tier].capacity);
+    return out;
 }
 
 bool aligned16(const void* ptr) { return reinterpret_cast<std::uintptr_t>(ptr) % 16 == 0; }
@@ -307,16 +328,18 @@ void multiply(const problem& p, const product& x) {
 // One pass of the product over columns j0 .. j0 + w - 1 of op(B) and C (all n columns
 // unless the copies are capped, see kChunkColumns): op(B)'s row-wise copy in, the
 // product, C's row-wise copy out. x holds the whole operands; a pass moves its pointers
-// to column j0.
+// to column j0. listed: preprocess's counts of long rows per tier, or null.
 void run_columns(const problem& p, const shape& s, const carved& b, product x, std::int64_t j0,
-                 std::int64_t w) {
+                 std::int64_t w, const std::int64_t* listed) {
     const std::size_t b_bytes = size_of(p.b.type);
     x.n = w;
     x.slabs = slab_count(w, s.geo);
     x.b = static_cast<const char*>(x.b) + j0 * x.b_col_stride * std::int64_t(b_bytes);
     x.c = static_cast<char*>(x.c) + j0 * x.c_col_stride * std::int64_t(size_of(p.c.type));
-    if (s.longs.any())  // a narrower last pass has fewer slabs of long rows
+    if (s.longs.any()) {  // a narrower last pass has fewer slabs of long rows
         for (int tier = 0; tier < 2; ++tier) x.split.slabs[tier] = s.longs.tiers[tier].slabs_for(w);
+        if (listed) x.split.long_blocks = s.longs.blocks_for({listed[0], listed[1]}, x.split.slabs);
+    }
     x.b_vector = vectorizable(x.b, x.b_row_stride, x.b_col_stride, b_bytes, w, s.geo.width);
     const std::int64_t stride = rowwise_stride(s.width, b_bytes);
     if (s.rowwise_b) {
@@ -355,15 +378,15 @@ void run_columns(const problem& p, const shape& s, const carved& b, product x, s
 
 std::size_t buffer_size(const problem& p) { return carve(p, shape_of(p), nullptr).bytes; }
 
-int preprocess(const problem& p, void* buffer) {
+analysis preprocess(const problem& p, void* buffer) {
     const shape s = shape_of(p);
-    if (s.empty || s.no_products) return 1;
+    if (s.empty || s.no_products) return {};
     const carved b = carve(p, s, buffer);
     analyse(p, s, b);
-    return s.runs_possible ? count_runs(p, s, b) : 1;
+    return count_found(p, s, b);
 }
 
-void run(const problem& p, void* buffer, bool preprocessed, int runs) {
+void run(const problem& p, void* buffer, bool preprocessed, const analysis& found) {
     const shape s = shape_of(p);
     if (s.empty) return;
     product x = dense_part(p, s);
@@ -384,14 +407,16 @@ void run(const problem& p, void* buffer, bool preprocessed, int runs) {
     x.geo = s.geo;
     x.group = s.group;
     if (s.alg == algorithm::row_split) x.split = split_of(s, b);
-    if (preprocessed && s.runs_possible && (runs == run_window(0) || runs == run_window(1)))
-        x.runs = runs;
+    if (preprocessed && s.runs_possible &&
+        (found.runs == run_window(0) || found.runs == run_window(1)))
+        x.runs = found.runs;
+    const std::int64_t* listed = preprocessed && found.listed[0] >= 0 ? found.listed : nullptr;
     if (s.alg == algorithm::merge_path) {
         x.merge = merge_of(s, b);
         x.records = b.records;
     }
     for (std::int64_t j0 = 0; j0 < s.n; j0 += s.width)
-        run_columns(p, s, b, x, j0, std::min(s.width, s.n - j0));
+        run_columns(p, s, b, x, j0, std::min(s.width, s.n - j0), listed);
 }
 
 }  // namespace tcs::spmm
