@@ -1,7 +1,10 @@
 #include "cuda_util.hpp"
 
 #include <algorithm>
+#include <atomic>
 #include <utility>
+
+#include "hold.hpp"
 
 namespace bench {
 
@@ -61,13 +64,54 @@ void event_timer::start(cudaStream_t stream) {
     check_cuda(cudaEventRecord(start_, stream), "cudaEventRecord");
 }
 
-double event_timer::stop_ms(cudaStream_t stream) {
+void event_timer::stop(cudaStream_t stream) {
     check_cuda(cudaEventRecord(stop_, stream), "cudaEventRecord");
+}
+
+double event_timer::elapsed_ms() {
     check_cuda(cudaEventSynchronize(stop_), "cudaEventSynchronize");
     float ms = 0;
     check_cuda(cudaEventElapsedTime(&ms, start_, stop_), "cudaEventElapsedTime");
     return ms;
 }
+
+double event_timer::stop_ms(cudaStream_t stream) {
+    stop(stream);
+    return elapsed_ms();
+}
+
+namespace {
+// Long enough for any host delay seen in a sample, short enough that a call which
+// waits for its own stream costs a benchmark seconds, not minutes.
+constexpr unsigned long long kHoldTimeoutNs = 20'000'000;
+}  // namespace
+
+stream_hold::stream_hold() {
+    check_cuda(cudaHostAlloc(reinterpret_cast<void**>(&flags_), 2 * sizeof(int),
+                             cudaHostAllocMapped),
+               "cudaHostAlloc (stream hold)");
+    flags_[0] = flags_[1] = 0;
+    check_cuda(cudaHostGetDevicePointer(reinterpret_cast<void**>(&device_flags_), flags_, 0),
+               "cudaHostGetDevicePointer (stream hold)");
+}
+
+stream_hold::~stream_hold() { cudaFreeHost(flags_); }
+
+void stream_hold::hold(cudaStream_t stream) {
+    // The previous hold has finished: its sample's stop event, queued after it, was
+    // waited for before this call.
+    reinterpret_cast<volatile int*>(flags_)[0] = 0;
+    std::atomic_thread_fence(std::memory_order_seq_cst);
+    check_cuda(launch_hold(device_flags_, device_flags_ + 1, kHoldTimeoutNs, stream),
+               "hold kernel launch");
+}
+
+void stream_hold::release() {
+    std::atomic_thread_fence(std::memory_order_seq_cst);
+    reinterpret_cast<volatile int*>(flags_)[0] = 1;
+}
+
+int stream_hold::expired() const { return reinterpret_cast<const volatile int*>(flags_)[1]; }
 
 double median(std::vector<double> values) {
     if (values.empty()) return 0;

@@ -73,8 +73,9 @@ private:
 device_buffer allocate_untracked(std::size_t bytes);
 
 // A start and a stop event: elapsed GPU-timeline time of everything the host queued
-// between them, host work in between included (the stream is idle at start, so the
-// start event fires at once and the stop event fires after the last queued work).
+// between them. Where the GPU reaches the start event before the host has queued the
+// rest, the host's time in between counts too; SpGEMM wants that (its pipeline waits
+// for the device and allocates), SpMM holds the stream (stream_hold) so that it does not.
 class event_timer {
 public:
     event_timer();
@@ -82,11 +83,38 @@ public:
     event_timer(const event_timer&) = delete;
     event_timer& operator=(const event_timer&) = delete;
     void start(cudaStream_t stream);
-    double stop_ms(cudaStream_t stream);  // waits for the stop event
+    void stop(cudaStream_t stream);       // queues the stop event
+    double elapsed_ms();                  // waits for the stop event
+    double stop_ms(cudaStream_t stream);  // stop, then elapsed_ms
 
 private:
     cudaEvent_t start_ = nullptr;
     cudaEvent_t stop_ = nullptr;
+};
+
+// Holds a stream behind a one-thread kernel that waits for the host (hold.cu), so that
+// a sample's start event, the call and its stop event are all queued before the GPU
+// reaches any of them: the sample is then the GPU's time for the call whatever the host
+// did meanwhile. Without it the L2 flush (tens of microseconds) normally covers the
+// host's queueing, but a host that fell behind put its own delay between the events:
+// H100, one process per matrix, bcsstk16 at n = 1 took 29.3 us instead of 6.7 while
+// the host's time per iteration went from 51 to 113 us, and cuSPARSE's lock1074 at
+// n = 32 took 78.8 us instead of 19.1. release() after the stop event is queued; the
+// kernel gives up after a timeout, counted in expired(), so a call that waits for its
+// own stream is slowed, never deadlocked (and its time stays the call's).
+class stream_hold {
+public:
+    stream_hold();
+    ~stream_hold();
+    stream_hold(const stream_hold&) = delete;
+    stream_hold& operator=(const stream_hold&) = delete;
+    void hold(cudaStream_t stream);
+    void release();
+    int expired() const;
+
+private:
+    int* flags_ = nullptr;  // mapped host memory: [0] release, [1] expired holds
+    int* device_flags_ = nullptr;
 };
 
 double median(std::vector<double> values);

@@ -42,18 +42,23 @@ void flush(const device_buffer& scratch, cudaStream_t stream) {
 }
 
 // Median time of a 4-byte cudaMemsetAsync (one small kernel), each after the L2 flush
-// and between the events of a timed sample: what any one-kernel call costs however
-// little it moves, so the SpMM tables can show time over (floor + launch) beside time
-// over the floor, which no small matrix can come near.
+// and between the events of a sample timed as SpMM's are (the stream held while they
+// are queued): what any one-kernel call costs however little it moves, so the SpMM
+// tables can show time over (floor + launch) beside time over the floor, which no small
+// matrix can come near.
 double measure_launch(cudaStream_t stream, const device_buffer& scratch) {
     device_buffer target = allocate_untracked(256);
     event_timer timer;
+    stream_hold hold;
     std::vector<double> seconds;
     for (int i = 0; i < 23; ++i) {
         flush(scratch, stream);
+        hold.hold(stream);
         timer.start(stream);
         check_cuda(cudaMemsetAsync(target.get(), 0, 4, stream), "cudaMemsetAsync");
-        const double ms = timer.stop_ms(stream);
+        timer.stop(stream);
+        hold.release();
+        const double ms = timer.elapsed_ms();
         if (i >= 3) seconds.push_back(ms * 1e-3);  // the first three are warm-up
     }
     return median(seconds);
