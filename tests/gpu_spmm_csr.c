@@ -336,7 +336,7 @@ static void gen_runs(tcst_csr* out, int64_t rows, int64_t cols, int block, int m
     free(pool);
 }
 
-/* Runs per row that windows of z rows from multiples of z find (cpp/spmm/runs.hpp):
+/* Runs per row that windows of z rows from multiples of z find (cpp/spmm/csr/runs.hpp):
  * one for each row that starts a window or differs from the row before. */
 static double runs_per_row(const tcst_csr* a, int z) {
     int64_t runs = 0;
@@ -836,7 +836,7 @@ static void test_long_rows(void** state) {
 
 /* A power-law graph (R-MAT): rows from empty to hundreds of entries. At n = 1 the
  * rows beyond the groups' threshold go a warp each, the longest to blocks in parts
- * (cpp/spmm/single_column.cuh). */
+ * (cpp/spmm/csr/single_column.cuh). */
 static void test_power_law(void** state) {
     (void)state;
     static const tcsSpMMAlg_t algs[] = {TCS_SPMM_CSR_ROWSPLIT, TCS_SPMM_CSR_MERGE,
@@ -927,7 +927,7 @@ static void test_long_rows_on_warps(void** state) {
 /* ---- runs of rows with one pattern ---------------------------------------------- */
 
 /* Row-split's busy geometry with 16 or more column lanes shares the loads of B among
- * consecutive rows with one pattern (cpp/spmm/row_runs.cuh), in windows of 3 or 4 rows
+ * consecutive rows with one pattern (cpp/spmm/csr/row_runs.cuh), in windows of 3 or 4 rows
  * that tcsSpMM_preprocess picks where they find at most 0.4 runs per row (runs.hpp):
  * 40000 rows in blocks of 3 (windows of 3: about 0.36 runs per row) and of 8 (windows
  * of 4: about 0.28), with runs split inside blocks, unsorted columns, runs of empty
@@ -1076,7 +1076,7 @@ static void test_long_row_blocks_counted(void** state) {
 /* ---- row-wise copies ------------------------------------------------------------ */
 
 /* Column-wise op(B) (B column-major, or row-major and transposed) and column-major C
- * through the buffer's row-wise copies (cpp/spmm/rowwise.hpp): sizes past both
+ * through the buffer's row-wise copies (cpp/spmm/csr/rowwise.hpp): sizes past both
  * copies' thresholds (op(B) of 2^18 elements or more; C of 2^19 with 16 or more column
  * lanes and a mean row of 32 nonzeros or fewer), every element type, opA both ways,
  * n = 100 (the copies' rows padded to whole vectors) and 128, rows of 3000 nonzeros

@@ -3,9 +3,9 @@
 // dimension.
 #pragma once
 
-#include "spmm/operands.cuh"
+#include "spmm/csr/operands.cuh"
 
-namespace tcs::spmm {
+namespace tcs::spmm::csr {
 
 template <class TC, class A>
 __global__ void scale_kernel(dense_out<TC> C, std::int64_t rows, scalar<A> beta) {
@@ -22,4 +22,4 @@ __global__ void scale_kernel(dense_out<TC> C, std::int64_t rows, scalar<A> beta)
     }
 }
 
-}  // namespace tcs::spmm
+}  // namespace tcs::spmm::csr

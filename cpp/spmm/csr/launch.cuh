@@ -5,18 +5,18 @@
 #pragma once
 
 #include "core/error.hpp"
-#include "spmm/kernel_launch.cuh"
-#include "spmm/merge_path.cuh"
-#include "spmm/product.hpp"
-#include "spmm/row_split.cuh"
-#include "spmm/scale.cuh"
-#include "spmm/select.hpp"
-#include "spmm/single_column.cuh"
-#include "spmm/vector_rows.cuh"
+#include "spmm/csr/kernel_launch.cuh"
+#include "spmm/csr/merge_path.cuh"
+#include "spmm/csr/product.hpp"
+#include "spmm/csr/row_split.cuh"
+#include "spmm/csr/scale.cuh"
+#include "spmm/csr/select.hpp"
+#include "spmm/csr/single_column.cuh"
+#include "spmm/csr/vector_rows.cuh"
 
 #include <algorithm>
 
-namespace tcs::spmm {
+namespace tcs::spmm::csr {
 
 // op(A), op(B), C and the scalars as the kernels take them.
 template <class T, class TC> struct operands {
@@ -231,4 +231,4 @@ void launch(const product& p) {
     fail(errc::internal_error, "SpMM geometry without kernel");
 }
 
-}  // namespace tcs::spmm
+}  // namespace tcs::spmm::csr

@@ -1,9 +1,9 @@
 // SpMM launches for double A and B (C double). One translation unit per element type keeps
 // each compilation small and lets them build in parallel.
-#include "spmm/launch.cuh"
+#include "spmm/csr/launch.cuh"
 
-namespace tcs::spmm {
+namespace tcs::spmm::csr {
 
 void multiply_f64(const product& p) { launch<double, double>(p); }
 
-}  // namespace tcs::spmm
+}  // namespace tcs::spmm::csr

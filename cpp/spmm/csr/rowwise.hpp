@@ -13,14 +13,14 @@
 #pragma once
 
 #include "core/types.hpp"
-#include "spmm/geometry.hpp"
+#include "spmm/csr/geometry.hpp"
 
 #include <cuda_runtime_api.h>
 
 #include <cstddef>
 #include <cstdint>
 
-namespace tcs::spmm {
+namespace tcs::spmm::csr {
 
 // Whether the row-wise copy of a column-wise op(B) (k x n) pays for its launch and its
 // pass over B: for an op(B) of at least 2^18 elements or 2^22 products (nnz * n). H100,
@@ -87,4 +87,4 @@ void finish_columnwise(const void* tmp, std::int64_t tmp_stride, value_type acc,
                        std::int64_t n, void* c, std::int64_t ldc, value_type c_type,
                        const scalar_arg& beta, cudaStream_t stream);
 
-}  // namespace tcs::spmm
+}  // namespace tcs::spmm::csr

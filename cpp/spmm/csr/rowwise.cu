@@ -1,13 +1,13 @@
-#include "spmm/rowwise.hpp"
+#include "spmm/csr/rowwise.hpp"
 
-#include "spmm/geometry.hpp"
-#include "spmm/kernel_launch.cuh"
-#include "spmm/operands.cuh"
+#include "spmm/csr/geometry.hpp"
+#include "spmm/csr/kernel_launch.cuh"
+#include "spmm/csr/operands.cuh"
 
 #include <algorithm>
 #include <cstdint>
 
-namespace tcs::spmm {
+namespace tcs::spmm::csr {
 namespace {
 
 // A block moves a tile of kTile x kTile elements through shared memory: it reads
@@ -128,4 +128,4 @@ void copy_rowwise(const void* src, std::int64_t ld, std::int64_t k, std::int64_t
     }
 }
 
-}  // namespace tcs::spmm
+}  // namespace tcs::spmm::csr

@@ -2,9 +2,9 @@
 // accumulation either way).
 // One translation unit per element type keeps each compilation small and lets them
 // build in parallel.
-#include "spmm/launch.cuh"
+#include "spmm/csr/launch.cuh"
 
-namespace tcs::spmm {
+namespace tcs::spmm::csr {
 
 void multiply_bf16(const product& p) {
     if (p.c_type == value_type::f32)
@@ -13,4 +13,4 @@ void multiply_bf16(const product& p) {
         launch<__nv_bfloat16, __nv_bfloat16>(p);
 }
 
-}  // namespace tcs::spmm
+}  // namespace tcs::spmm::csr

@@ -15,7 +15,7 @@
 
 #include <cstddef>
 
-namespace tcs::spmm {
+namespace tcs::spmm::csr {
 
 struct transposed_csr {
     // kept from preprocess to run
@@ -40,4 +40,4 @@ void build_transposed_structure(const csr_view& a, const transposed_csr& t, cuda
 // values[e] = a.values[perm[e]].
 void gather_transposed_values(const csr_view& a, const transposed_csr& t, cudaStream_t stream);
 
-}  // namespace tcs::spmm
+}  // namespace tcs::spmm::csr

@@ -18,7 +18,7 @@
 #include <cstddef>
 #include <cstdint>
 
-namespace tcs::spmm {
+namespace tcs::spmm::csr {
 
 inline constexpr int kThreads = 128;     // threads per block of the product kernels
 inline constexpr int kVectorBytes = 16;  // one vector = one 16-byte load of B
@@ -512,4 +512,4 @@ struct merge_view {
     std::int64_t items = 0;       // m + nnz
 };
 
-}  // namespace tcs::spmm
+}  // namespace tcs::spmm::csr

@@ -1,9 +1,9 @@
 // SpMM launches for float A and B (C float). One translation unit per element type keeps
 // each compilation small and lets them build in parallel.
-#include "spmm/launch.cuh"
+#include "spmm/csr/launch.cuh"
 
-namespace tcs::spmm {
+namespace tcs::spmm::csr {
 
 void multiply_f32(const product& p) { launch<float, float>(p); }
 
-}  // namespace tcs::spmm
+}  // namespace tcs::spmm::csr

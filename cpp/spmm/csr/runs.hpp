@@ -21,11 +21,11 @@
 //     (0.44 runs per row) took 1342 us against 1130 without runs.
 #pragma once
 
-#include "spmm/geometry.hpp"
+#include "spmm/csr/geometry.hpp"
 
 #include <cstdint>
 
-namespace tcs::spmm {
+namespace tcs::spmm::csr {
 
 inline constexpr int kRunMinLanes = 16;
 // The windows compiled (Z), by index 0 and 1 (a function: device code reads it too).
@@ -53,4 +53,4 @@ inline int choose_runs(const unsigned long long (&runs)[2], std::int64_t m) {
     return best;
 }
 
-}  // namespace tcs::spmm
+}  // namespace tcs::spmm::csr

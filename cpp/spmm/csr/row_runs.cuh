@@ -16,10 +16,10 @@
 // only the loads of B are shared.
 #pragma once
 
-#include "spmm/operands.cuh"
-#include "spmm/runs.hpp"
+#include "spmm/csr/operands.cuh"
+#include "spmm/csr/runs.hpp"
 
-namespace tcs::spmm {
+namespace tcs::spmm::csr {
 
 // Bit i of the result (0 < i < Z) is set when rows r0 + i - 1 and r0 + i are both
 // `mine` (bits of mine) and have the same length and column indices. Every lane of the
@@ -206,4 +206,4 @@ __global__ void count_runs_kernel(const int* row_ptr, const int* col_idx, int ba
         for (int z = 0; z < 2; ++z) atomicAdd(counts + z, mine[z]);
 }
 
-}  // namespace tcs::spmm
+}  // namespace tcs::spmm::csr

@@ -24,9 +24,9 @@
 // count (the lists, the tickets).
 #pragma once
 
-#include "spmm/operands.cuh"
+#include "spmm/csr/operands.cuh"
 
-namespace tcs::spmm {
+namespace tcs::spmm::csr {
 
 // Lane `first` of `stride` sums its nonzeros (offsets first, first + stride, ...) of a
 // row starting at `begin` in op(A), times op(B)'s one column, in row order.
@@ -183,4 +183,4 @@ __global__ void __launch_bounds__(kThreads, single_blocks_per_sm(sizeof(T)))
     }
 }
 
-}  // namespace tcs::spmm
+}  // namespace tcs::spmm::csr

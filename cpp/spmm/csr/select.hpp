@@ -22,12 +22,12 @@
 #pragma once
 
 #include "core/device.hpp"
-#include "spmm/geometry.hpp"
+#include "spmm/csr/geometry.hpp"
 #include "spmm/spmm.hpp"
 
 #include <cstdint>
 
-namespace tcs::spmm {
+namespace tcs::spmm::csr {
 
 // CSR-vector for column-wise op(B) (column j contiguous) up to this n. A first guess,
 // to be measured on the GPU: every kVectorTile columns cost CSR-vector one more pass
@@ -75,4 +75,4 @@ inline algorithm choose_algorithm(algorithm requested, std::int64_t n, bool b_co
     return algorithm::row_split;
 }
 
-}  // namespace tcs::spmm
+}  // namespace tcs::spmm::csr

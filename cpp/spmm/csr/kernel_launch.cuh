@@ -6,7 +6,7 @@
 
 #include <cuda_runtime_api.h>
 
-namespace tcs::spmm {
+namespace tcs::spmm::csr {
 
 template <class... Params, class... Args>
 void launch_kernel(const char* name, void (*kernel)(Params...), dim3 grid, dim3 block,
@@ -15,4 +15,4 @@ void launch_kernel(const char* name, void (*kernel)(Params...), dim3 grid, dim3 
     check_launch(name);
 }
 
-}  // namespace tcs::spmm
+}  // namespace tcs::spmm::csr

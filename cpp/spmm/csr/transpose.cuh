@@ -5,7 +5,7 @@
 
 #include <cstdint>
 
-namespace tcs::spmm {
+namespace tcs::spmm::csr {
 
 __global__ void fill_positions(int* out, int count) {
     const std::int64_t e = std::int64_t(blockIdx.x) * blockDim.x + threadIdx.x;
@@ -51,4 +51,4 @@ __global__ void gather(const Bits* values, const int* perm, int nnz, Bits* out) 
     if (e < nnz) out[e] = values[perm[e]];
 }
 
-}  // namespace tcs::spmm
+}  // namespace tcs::spmm::csr

@@ -25,10 +25,10 @@
 // the parts changes no result).
 #pragma once
 
-#include "spmm/operands.cuh"
-#include "spmm/row_runs.cuh"
+#include "spmm/csr/operands.cuh"
+#include "spmm/csr/row_runs.cuh"
 
-namespace tcs::spmm {
+namespace tcs::spmm::csr {
 
 // Adds every lane's sums into the lanes `first`, `first` * 2, ... apart (xor butterfly
 // over the nonzero lanes of a group; afterwards every nonzero lane holds the totals).
@@ -418,4 +418,4 @@ __global__ void long_rows_kernel(const int* row_ptr, int rows, split_view S, int
     }
 }
 
-}  // namespace tcs::spmm
+}  // namespace tcs::spmm::csr

@@ -19,9 +19,9 @@
 // Segment s covers items [s*length, min((s+1)*length, items)).
 #pragma once
 
-#include "spmm/operands.cuh"
+#include "spmm/csr/operands.cuh"
 
-namespace tcs::spmm {
+namespace tcs::spmm::csr {
 
 // i = #{r < rows : r + row_end(r) < d}, with row_end(r) = row_ptr[r+1] - base. Rows
 // below d - nnz are certainly finished and rows from d on certainly not.
@@ -216,4 +216,4 @@ __global__ void __launch_bounds__(kThreads)
     }
 }
 
-}  // namespace tcs::spmm
+}  // namespace tcs::spmm::csr

@@ -1,14 +1,14 @@
-#include "spmm/transpose.hpp"
+#include "spmm/csr/transpose.hpp"
 
 #include "core/error.hpp"
-#include "spmm/kernel_launch.cuh"
-#include "spmm/transpose.cuh"
+#include "spmm/csr/kernel_launch.cuh"
+#include "spmm/csr/transpose.cuh"
 
 #include <cub/device/device_radix_sort.cuh>
 
 #include <cstdint>
 
-namespace tcs::spmm {
+namespace tcs::spmm::csr {
 namespace {
 
 constexpr int kBlock = 256;
@@ -79,4 +79,4 @@ void gather_transposed_values(const csr_view& a, const transposed_csr& t, cudaSt
     }
 }
 
-}  // namespace tcs::spmm
+}  // namespace tcs::spmm::csr

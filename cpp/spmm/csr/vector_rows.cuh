@@ -16,9 +16,9 @@
 // fixed by L, and L depends only on op(A)'s shape. No buffer, no atomics.
 #pragma once
 
-#include "spmm/operands.cuh"
+#include "spmm/csr/operands.cuh"
 
-namespace tcs::spmm {
+namespace tcs::spmm::csr {
 
 // Nonzeros per lane whose loads are in flight together: TN values of B each (8 loads of
 // B per lane at TN = 4, 16 at TN = 8).
@@ -103,4 +103,4 @@ __global__ void __launch_bounds__(kThreads, vector_rows_blocks_per_sm(sizeof(T),
     }
 }
 
-}  // namespace tcs::spmm
+}  // namespace tcs::spmm::csr

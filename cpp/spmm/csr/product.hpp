@@ -6,14 +6,14 @@
 #pragma once
 
 #include "core/types.hpp"
-#include "spmm/geometry.hpp"
+#include "spmm/csr/geometry.hpp"
 #include "spmm/spmm.hpp"
 
 #include <cuda_runtime_api.h>
 
 #include <cstdint>
 
-namespace tcs::spmm {
+namespace tcs::spmm::csr {
 
 struct product {
     // op(A): m x k CSR, values of the A/B element type
@@ -53,4 +53,4 @@ void multiply_f64(const product& p);
 void multiply_f16(const product& p);
 void multiply_bf16(const product& p);
 
-}  // namespace tcs::spmm
+}  // namespace tcs::spmm::csr

@@ -8,7 +8,7 @@
 #pragma once
 
 #include "core/types.hpp"
-#include "spmm/geometry.hpp"
+#include "spmm/csr/geometry.hpp"
 
 #include <cuda_bf16.h>
 #include <cuda_fp16.h>
@@ -18,7 +18,7 @@
 #include <cstdint>
 #include <cstring>
 
-namespace tcs::spmm {
+namespace tcs::spmm::csr {
 
 // ---- element types --------------------------------------------------------------
 // acc: the type products are summed in (fp32 for 16-bit inputs, as cuSPARSE does).
@@ -292,4 +292,4 @@ __device__ __forceinline__ void store_row(const dense_out<TC>& c, std::int64_t i
     }
 }
 
-}  // namespace tcs::spmm
+}  // namespace tcs::spmm::csr

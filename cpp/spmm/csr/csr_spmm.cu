@@ -1,0 +1,422 @@
+// CSR SpMM (the family's entry, csr_spmm.hpp): what a call needs (shape), where it lives in the caller's buffer (carve),
+// what preprocess caches (A^T, row-split's list of long rows, merge-path's partition)
+// and how a run becomes a product launch for the element type (product.hpp,
+// launch.cuh).
+//
+// Buffer layout (one carving serves the size query, preprocess and run: the algorithm
+// and geometry follow from the problem's sizes alone; CSR-vector uses none of it but
+// A^T):
+//   shared region  transpose build scratch (sorted keys, positions, CUB temp) during
+//                  analyse; during the product, merge-path's carry-out records or
+//                  row-split's row-wise copy of a column-wise op(B) (rowwise.hpp): no
+//                  two of them are alive at once on the stream
+//   kept           opA = T: A^T's row offsets, column indices, permutation, values
+//                  row-split: the counts and lists of long rows, the very long rows'
+//                  tickets (zero between runs) and partial sums; the row-wise copy of
+//                  a column-major C
+//                  merge-path: the partition (segment start rows)
+// Row-split's copies hold the columns of one pass: all n, or kChunkColumns where all n
+// would take more than kCopyBudgetBytes (rowwise.hpp).
+#include "spmm/csr/csr_spmm.hpp"
+
+#include "core/error.hpp"
+#include "core/workspace.hpp"
+#include "spmm/csr/geometry.hpp"
+#include "spmm/csr/kernel_launch.cuh"
+#include "spmm/csr/merge_path.cuh"
+#include "spmm/csr/product.hpp"
+#include "spmm/csr/row_split.cuh"
+#include "spmm/csr/row_runs.cuh"
+#include "spmm/csr/rowwise.hpp"
+#include "spmm/csr/runs.hpp"
+#include "spmm/csr/select.hpp"
+#include "spmm/csr/transpose.hpp"
+
+#include <algorithm>
+#include <climits>
+#include <cstdint>
+
+namespace tcs::spmm::csr {
+namespace {
+
+// Everything decided from the problem's sizes and types (never from values or
+// addresses), so that preprocess and run agree.
+struct shape {
+    std::int64_t m = 0, k = 0, n = 0, nnz = 0;
+    std::int64_t width = 0;    // columns per pass of the product: n, or kChunkColumns
+    bool empty = false;        // m == 0 or n == 0: nothing to do
+    bool no_products = false;  // nnz == 0 or k == 0: C = beta*C
+    algorithm alg = algorithm::row_split;
+    bool rowwise_b = false;  // row-split reads a row-wise copy of a column-wise op(B)
+    bool rowwise_c = false;  // row-split writes column-major C through a row-wise copy
+    geometry geo;              // for passes of `width` columns
+    long_plan longs;   // row-split
+    bool runs_possible = false;  // row-split: preprocess counts runs of rows (runs.hpp)
+    segmentation seg;  // merge-path
+    row_group group;   // CSR-vector
+};
+
+// op(B) is column-wise (op(B)(kk, :) strided, column j contiguous) when B is column-major
+// and not transposed, or row-major and transposed.
+bool b_columnwise(const problem& p) { return p.b.row_major == p.trans_b; }
+
+// What products are summed in: fp64 for fp64, fp32 for every other type.
+value_type accumulator_type(const problem& p) {
+    return p.a.type == value_type::f64 ? value_type::f64 : value_type::f32;
+}
+std::size_t accumulator_bytes(const problem& p) { return size_of(accumulator_type(p)); }
+
+// Bytes of row-split's row-wise copies of op(B) and of C for passes of s.width columns
+// (rows padded to whole vectors of B's element type).
+std::size_t rowwise_b_bytes(const problem& p, const shape& s) {
+    const std::size_t element_bytes = size_of(p.b.type);
+    return s.rowwise_b ? std::size_t(s.k) * std::size_t(rowwise_stride(s.width, element_bytes)) *
+                             element_bytes
+                       : 0;
+}
+std::size_t rowwise_c_bytes(const problem& p, const shape& s) {
+    return s.rowwise_c ? std::size_t(s.m) *
+                             std::size_t(rowwise_stride(s.width, size_of(p.b.type))) *
+                             accumulator_bytes(p)
+                       : 0;
+}
+
+// Row-split's copies and geometry for passes of `width` columns.
+void plan_split(const problem& p, shape& s, std::int64_t width) {
+    s.width = width;
+    s.rowwise_b = b_columnwise(p) && rowwise_b_pays(s.k, s.nnz, width);
+    s.geo = choose_split(s.m, s.nnz, width, size_of(p.a.type), p.device, s.rowwise_b);
+    s.rowwise_c = !p.c.row_major && rowwise_c_pays(s.m, s.nnz, width, s.geo);
+}
+
+shape shape_of(const problem& p) {
+    shape s;
+    s.m = p.trans_a ? p.a.cols : p.a.rows;
+    s.k = p.trans_a ? p.a.rows : p.a.cols;
+    s.n = p.c.cols;
+    s.nnz = p.a.nnz;
+    s.empty = s.m == 0 || s.n == 0;
+    s.no_products = s.nnz == 0 || s.k == 0;
+    if (s.empty || s.no_products) return s;
+    // Row indices and offsets are int in the kernels, as the 32-bit CSR allows.
+    if (p.a.rows >= INT_MAX || p.a.cols >= INT_MAX || s.nnz > INT_MAX)
+        fail(errc::insufficient_resources, "SpMM: A exceeds 32-bit indices");
+    const std::size_t element_bytes = size_of(p.a.type);
+    s.alg = choose_algorithm(p.alg, s.n, b_columnwise(p));
+    s.width = s.n;
+    if (s.alg == algorithm::row_split) {
+        plan_split(p, s, s.n);
+        if (s.n > kChunkColumns &&
+            double(rowwise_b_bytes(p, s)) + double(rowwise_c_bytes(p, s)) > kCopyBudgetBytes)
+            plan_split(p, s, kChunkColumns);
+        s.longs = plan_long_rows(s.geo, s.m, s.nnz, s.width, p.device);
+        s.runs_possible = runs_possible(s.geo, s.longs, element_bytes);
+    } else {
+        s.geo = choose_geometry(s.n, element_bytes);
+    }
+    s.group = choose_row_group(s.m, s.nnz, s.n);
+    if (s.alg == algorithm::merge_path)  // one pass of all n columns
+        s.seg = choose_segments(s.m + s.nnz, s.m, s.geo, slab_count(s.n, s.geo), p.device);
+    return s;
+}
+
+struct carved {
+    transposed_csr t;        // opA = T
+    int* long_counts = nullptr;          // row-split: a count per tier of long rows,
+    std::size_t long_zeroed = 0;         // followed by the tickets: ints zeroed by analyse
+    int* long_lists[2] = {nullptr, nullptr};
+    void* partials = nullptr;
+    int* limits = nullptr;   // merge-path: seg.count + 1
+    void* records = nullptr; // merge-path: seg.count * n accumulators
+    void* rowwise_b = nullptr;  // row-split, column-wise op(B): k x rowwise_stride(width)
+    void* rowwise_c = nullptr;  // row-split, column-major C: m x rowwise_stride(width) sums
+    unsigned long long* run_counts = nullptr;  // row-split: runs per window size (preprocess)
+    std::size_t bytes = 0;
+};
+
+carved carve(const problem& p, const shape& s, void* buffer) {
+    carved out;
+    if (s.empty || s.no_products) return out;
+    const bool merge = s.alg == algorithm::merge_path;
+    std::size_t build_bytes = 0;
+    if (p.trans_a) {
+        carver kept_size, scratch_size;
+        carve_transposed(p.a, kept_size, scratch_size);
+        build_bytes = scratch_size.bytes();
+    }
+    const std::size_t record_bytes =
+        merge ? std::size_t(s.seg.count) * std::size_t(s.n) * accumulator_bytes(p) : 0;
+    carver kept(buffer);
+    char* shared = kept.take<char>(std::max({build_bytes, record_bytes, rowwise_b_bytes(p, s)}));
+    if (p.trans_a) {
+        carver scratch(shared);
+        out.t = carve_transposed(p.a, kept, scratch);
+    }
+    if (s.longs.any()) {
+        const long_tier& very = s.longs.tiers[1];
+        out.long_zeroed = 2 + std::size_t(very.tickets());
+        out.long_counts = kept.take<int>(out.long_zeroed);
+        for (int tier = 0; tier < 2; ++tier)
+            out.long_lists[tier] = kept.take<int>(std::size_t(s.longs.tiers[tier].capacity));
+        out.partials = kept.take<char>(std::size_t(very.partials()) * accumulator_bytes(p));
+    }
+    if (merge) {
+        out.limits = kept.take<int>(std::size_t(s.seg.count) + 1);
+        out.records = shared;
+    }
+    if (s.rowwise_b) out.rowwise_b = shared;
+    if (s.rowwise_c) out.rowwise_c = kept.take<char>(rowwise_c_bytes(p, s));
+    if (s.runs_possible) out.run_counts = kept.take<unsigned long long>(2);
+    out.bytes = kept.bytes();
+    return out;
+}
+
+// op(A) as CSR: A itself, or the transposed copy in the buffer.
+struct csr_rows {
+    const int* row_ptr;
+    const int* col_idx;
+    const void* values;
+    int base;
+};
+
+csr_rows op_a(const problem& p, const carved& b) {
+    if (p.trans_a) return {b.t.row_ptr, b.t.col_idx, b.t.values, 0};
+    return {p.a.row_ptr, p.a.col_idx, p.a.values, p.a.base};
+}
+
+merge_view merge_of(const shape& s, const carved& b) {
+    merge_view v;
+    v.limits = b.limits;
+    v.length = s.seg.length;
+    v.count = s.seg.count;
+    v.items = s.m + s.nnz;
+    return v;
+}
+
+// What depends only on A's structure, part 2: the merge-path partition (part 1 is
+// A^T's structure, built first).
+void partition(const problem& p, const shape& s, const carved& b) {
+    if (s.alg != algorithm::merge_path) return;
+    const csr_rows a = op_a(p, b);
+    const std::int64_t threads = s.seg.count + 1;
+    launch_kernel("partition_kernel", partition_kernel<>, dim3(unsigned((threads + 255) / 256)),
+                  256, p.stream, a.row_ptr, a.base, int(s.m), s.nnz, merge_of(s, b), b.limits);
+}
+
+// Row-split's plan with its lists in the buffer (row_blocks is the launcher's).
+split_view split_of(const shape& s, const carved& b) {
+    split_view v;
+    if (!s.longs.any()) return v;
+    v.threshold = int(s.longs.tiers[0].threshold);
+    v.very_threshold = int(s.longs.tiers[1].threshold);
+    v.counts = b.long_counts;
+    for (int tier = 0; tier < 2; ++tier) {
+        v.lists[tier] = b.long_lists[tier];
+        v.capacity[tier] = s.longs.tiers[tier].capacity;
+        v.slabs[tier] = s.longs.tiers[tier].slabs;
+    }
+    v.parts = s.longs.tiers[1].parts;
+    v.tickets = b.long_counts + 2;
+    v.partials = b.partials;
+    v.long_blocks = s.longs.blocks;
+    v.underfilled = s.longs.underfilled;
+    v.warp_rows = s.longs.warp_rows;
+    return v;
+}
+
+// What depends only on A's structure, part 2 for row-split: the list of long rows,
+// left on the device (the kernel reads its count there).
+void list_long_rows(const problem& p, const shape& s, const carved& b) {
+    if (!s.longs.any()) return;
+    const csr_rows a = op_a(p, b);
+    check_cuda(cudaMemsetAsync(b.long_counts, 0, b.long_zeroed * sizeof(int), p.stream),
+               "SpMM long rows reset");
+    launch_kernel("long_rows_kernel", long_rows_kernel<>, dim3(unsigned((s.m + 255) / 256)), 256,
+                  p.stream, a.row_ptr, int(s.m), split_of(s, b), b.long_counts);
+}
+
+// Everything that depends only on A's structure, for preprocess or a run without it.
+void analyse(const problem& p, const shape& s, const carved& b) {
+    if (p.trans_a) build_transposed_structure(p.a, b.t, p.stream);
+    list_long_rows(p, s, b);
+    partition(p, s, b);
+}
+
+// Preprocess's counts, read back with one wait for the stream:
+//   - the long rows analyse listed per tier: a preprocessed run then gives them the
+//     blocks their tasks need, where a run without the counts plans a wave from the
+//     lists' bounds (at most one row in threshold + 1 nonzeros), whose blocks find
+//     nothing to do on a matrix without long rows and still hold the device's slots
+//     until they have read the count. H100, fp32, same run, the bound's wave -> the
+//     counted blocks: n = 1 Dubcova1 7.2 -> 6.4 us, bayer10 6.7 -> 5.7, rgg_n_2_15_s0 7.6 ->
+//     6.6; n = 8 bcsstk13 6.9 -> 6.3, ex36 6.9 -> 6.3;
+//   - the runs of rows with one pattern in op(A), and the window they make row-split
+//     use (runs.hpp): the host chooses the kernel.
+// Not while the stream is being captured (a graph cannot wait): the bound's wave and no
+// runs then, the same results.
+analysis count_found(const problem& p, const shape& s, const carved& b) {
+    analysis out;
+    if (!s.longs.any() && !s.runs_possible) return out;
+    cudaStreamCaptureStatus capture = cudaStreamCaptureStatusNone;
+    check_cuda(cudaStreamIsCapturing(p.stream, &capture), "SpMM counts: capture status");
+    if (capture != cudaStreamCaptureStatusNone) return out;
+    unsigned long long runs[2] = {0, 0};
+    if (s.runs_possible) {
+        const csr_rows a = op_a(p, b);
+        check_cuda(cudaMemsetAsync(b.run_counts, 0, sizeof runs, p.stream), "SpMM runs reset");
+        const std::int64_t blocks =
+            std::min<std::int64_t>((s.m + 7) / 8, sm_count_of(p.device) * 16);  // a warp per row
+        launch_kernel("count_runs_kernel", count_runs_kernel<>, dim3(unsigned(blocks)), 256,
+                      p.stream, a.row_ptr, a.col_idx, a.base, int(s.m), b.run_counts);
+        check_cuda(cudaMemcpyAsync(runs, b.run_counts, sizeof runs, cudaMemcpyDeviceToHost,
+                                   p.stream),
+                   "SpMM runs count");
+    }
+    int listed[2] = {0, 0};
+    if (s.longs.any())
+        check_cuda(cudaMemcpyAsync(listed, b.long_counts, sizeof listed, cudaMemcpyDeviceToHost,
+                                   p.stream),
+                   "SpMM long rows count");
+    check_cuda(cudaStreamSynchronize(p.stream), "SpMM counts");
+    if (s.runs_possible) out.runs = choose_runs(runs, s.m);
+    if (s.longs.any())
+        for (int tier = 0; tier < 2; ++tier)
+            out.listed[tier] = std::min<std::int64_t>(listed[tier], s.longs.tiers[tier].capacity);
+    return out;
+}
+
+bool aligned16(const void* ptr) { return reinterpret_cast<std::uintptr_t>(ptr) % 16 == 0; }
+
+// 16-byte vectors of V elements fit row by row: unit column stride, aligned start,
+// rows a whole number of 16-byte pieces apart, and n a multiple of V.
+bool vectorizable(const void* ptr, std::int64_t row_stride, std::int64_t col_stride,
+                  std::size_t element_bytes, std::int64_t n, int V) {
+    return col_stride == 1 && aligned16(ptr) &&
+           (std::uint64_t(row_stride) * element_bytes) % 16 == 0 && n % V == 0;
+}
+
+// The dense operands and scalars of a product; op(A) and the algorithm come later.
+product dense_part(const problem& p, const shape& s) {
+    product x;
+    x.rows = int(s.m);
+    x.nnz = s.nnz;
+    x.n = s.n;
+    const bool b_rowwise = !b_columnwise(p);
+    x.b = p.b.values;
+    x.b_row_stride = b_rowwise ? p.b.ld : 1;
+    x.b_col_stride = b_rowwise ? 1 : p.b.ld;
+    x.c = p.c.values;
+    x.c_row_stride = p.c.row_major ? p.c.ld : 1;
+    x.c_col_stride = p.c.row_major ? 1 : p.c.ld;
+    x.c_type = p.c.type;
+    x.alpha = p.alpha;
+    x.beta = p.beta;
+    x.stream = p.stream;
+    return x;
+}
+
+void multiply(const problem& p, const product& x) {
+    switch (p.a.type) {
+    case value_type::f32: return multiply_f32(x);
+    case value_type::f64: return multiply_f64(x);
+    case value_type::f16: return multiply_f16(x);
+    case value_type::bf16: return multiply_bf16(x);
+    }
+    fail(errc::internal_error, "SpMM value type");
+}
+
+// One pass of the product over columns j0 .. j0 + w - 1 of op(B) and C (all n columns
+// unless the copies are capped, see kChunkColumns): op(B)'s row-wise copy in, the
+// product, C's row-wise copy out. x holds the whole operands; a pass moves its pointers
+// to column j0. listed: preprocess's counts of long rows per tier, or null.
+void run_columns(const problem& p, const shape& s, const carved& b, product x, std::int64_t j0,
+                 std::int64_t w, const std::int64_t* listed) {
+    const std::size_t b_bytes = size_of(p.b.type);
+    x.n = w;
+    x.slabs = slab_count(w, s.geo);
+    x.b = static_cast<const char*>(x.b) + j0 * x.b_col_stride * std::int64_t(b_bytes);
+    x.c = static_cast<char*>(x.c) + j0 * x.c_col_stride * std::int64_t(size_of(p.c.type));
+    if (s.longs.any()) {  // a narrower last pass has fewer slabs of long rows
+        for (int tier = 0; tier < 2; ++tier) x.split.slabs[tier] = s.longs.tiers[tier].slabs_for(w);
+        if (listed) x.split.long_blocks = s.longs.blocks_for({listed[0], listed[1]}, x.split.slabs);
+    }
+    x.b_vector = vectorizable(x.b, x.b_row_stride, x.b_col_stride, b_bytes, w, s.geo.width);
+    const std::int64_t stride = rowwise_stride(s.width, b_bytes);
+    if (s.rowwise_b) {
+        // After analyse, which may have used the shared region for A^T's build. op(B) is
+        // column-wise: column j at x.b + j * b_col_stride.
+        copy_rowwise(x.b, x.b_col_stride, s.k, w, b_bytes, b.rowwise_b, stride, p.stream);
+        x.b = b.rowwise_b;
+        x.b_row_stride = stride;
+        x.b_col_stride = 1;
+        x.b_vector = true;  // padded rows: 16-byte loads in bounds at any n
+    }
+    x.c_vector = vectorizable(x.c, x.c_row_stride, x.c_col_stride, size_of(p.c.type), w,
+                              s.geo.width);
+    void* const c = x.c;
+    const value_type acc = accumulator_type(p);
+    if (s.rowwise_c) {
+        // The kernel writes alpha*op(A)*op(B) in the accumulation type; the way back
+        // adds beta*C, so C is rounded once, as on the direct path.
+        static const double zero = 0.0;
+        x.c = b.rowwise_c;
+        x.c_row_stride = stride;
+        x.c_col_stride = 1;
+        x.c_vector = true;  // padded rows, as for B
+        x.c_type = acc;
+        x.beta.ptr = &zero;
+        x.beta.on_device = false;
+        x.beta.type = value_type::f64;
+    }
+    multiply(p, x);
+    if (s.rowwise_c)
+        finish_columnwise(b.rowwise_c, stride, acc, s.m, w, c, p.c.ld, p.c.type, p.beta,
+                          p.stream);
+}
+
+}  // namespace
+
+std::size_t buffer_size(const problem& p) { return carve(p, shape_of(p), nullptr).bytes; }
+
+analysis preprocess(const problem& p, void* buffer) {
+    const shape s = shape_of(p);
+    if (s.empty || s.no_products) return {};
+    const carved b = carve(p, s, buffer);
+    analyse(p, s, b);
+    return count_found(p, s, b);
+}
+
+void run(const problem& p, void* buffer, bool preprocessed, const analysis& found) {
+    const shape s = shape_of(p);
+    if (s.empty) return;
+    product x = dense_part(p, s);
+    if (s.no_products || p.alpha.is_host_zero()) {
+        x.scale_only = true;
+        return multiply(p, x);
+    }
+    const carved b = carve(p, s, buffer);
+    if (!preprocessed) analyse(p, s, b);
+    if (p.trans_a) gather_transposed_values(p.a, b.t, p.stream);
+
+    const csr_rows a = op_a(p, b);
+    x.row_ptr = a.row_ptr;
+    x.col_idx = a.col_idx;
+    x.values = a.values;
+    x.base = a.base;
+    x.alg = s.alg;
+    x.geo = s.geo;
+    x.group = s.group;
+    if (s.alg == algorithm::row_split) x.split = split_of(s, b);
+    if (preprocessed && s.runs_possible &&
+        (found.runs == run_window(0) || found.runs == run_window(1)))
+        x.runs = found.runs;
+    const std::int64_t* listed = preprocessed && found.listed[0] >= 0 ? found.listed : nullptr;
+    if (s.alg == algorithm::merge_path) {
+        x.merge = merge_of(s, b);
+        x.records = b.records;
+    }
+    for (std::int64_t j0 = 0; j0 < s.n; j0 += s.width)
+        run_columns(p, s, b, x, j0, std::min(s.width, s.n - j0), listed);
+}
+
+}  // namespace tcs::spmm::csr
