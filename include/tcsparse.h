@@ -17,7 +17,8 @@
  *    caller owns. Scalars (alpha, beta) follow the handle's pointer mode.
  *  - Functions that launch GPU work are asynchronous with respect to the host and
  *    ordered on the handle's stream, unless their block says they synchronize.
- *  - No function allocates device memory except tcsCreate (none at present);
+ *  - No function allocates device memory except tcsCreate (only with input checking,
+ *    TCS_CHECK_INPUTS=1, see tcsCheckMatrixCsr);
  *    all GPU scratch memory comes from the caller's buffers. Descriptor creation
  *    allocates a small host object.
  *  - Index types: descriptors accept 16U/32I/64I like cuSPARSE; the computing
@@ -61,7 +62,7 @@ extern "C" {
 /** Major version of this header; tcsGetProperty(MAJOR_VERSION, ...) gives the library's. */
 #define TCS_VERSION_MAJOR 0
 /** Minor version of this header. */
-#define TCS_VERSION_MINOR 1
+#define TCS_VERSION_MINOR 2
 /** Patch level of this header. */
 #define TCS_VERSION_PATCH 0
 /** MAJOR*10000 + MINOR*100 + PATCH; compare with tcsGetVersion() at run time. */
@@ -260,13 +261,15 @@ TCS_API tcsStatus_t tcsGetProperty(libraryPropertyType type, int* value);
 /** Creates a handle on the current CUDA device: stream 0 (the legacy default stream),
  *  host pointer mode, TCS_DEFAULT_MATH. Reads the device's properties once (SM count,
  *  shared memory per block with opt-in, L2 size). Synchronous; allocates host memory
- *  only. Statuses: SUCCESS; INVALID_VALUE if handle is NULL; NOT_INITIALIZED when no
+ *  only, and with TCS_CHECK_INPUTS=1 in the environment a few hundred bytes of device
+ *  scratch for input checking (tcs_check). Statuses: SUCCESS; INVALID_VALUE if handle is NULL; NOT_INITIALIZED when no
  *  usable GPU or driver is present (then *handle is set to NULL and nothing is
  *  allocated); ALLOC_FAILED. */
 TCS_API tcsStatus_t tcsCreate(tcsHandle_t* handle);
 
 /** Destroys a handle; NULL is accepted and ignored (returns SUCCESS). Does not
- *  synchronize the stream: work already queued completes on its own. */
+ *  synchronize the stream: work already queued completes on its own (a checking
+ *  handle's scratch is freed with cudaFree, which waits for the device). */
 TCS_API tcsStatus_t tcsDestroy(tcsHandle_t handle);
 
 /** Sets the stream all later calls with this handle launch on. Statuses: SUCCESS;
@@ -411,6 +414,79 @@ TCS_API tcsStatus_t tcsDnMatGetValues(tcsDnMatDescr_t dnMatDescr, void** values)
 
 /** Replaces the value array pointer. */
 TCS_API tcsStatus_t tcsDnMatSetValues(tcsDnMatDescr_t dnMatDescr, void* values);
+/** \} */
+
+/* ---------------------------------------------------------------------------------- */
+/* Matrix validation                                                                  */
+/* ---------------------------------------------------------------------------------- */
+
+/**
+ * \defgroup tcs_check Matrix validation
+ * cuSPARSE trusts its inputs: a column index out of range or row offsets that go
+ * backwards make its products read outside the arrays. tcsparse can check a CSR
+ * matrix's device arrays on the GPU, on request (tcsCheckMatrixCsr) or before every
+ * product (input checking, below).
+ *
+ * Input checking: with the environment variable TCS_CHECK_INPUTS=1 when a handle is
+ * created, every product called with that handle (tcsSpGEMM_workEstimation, compute and
+ * copy; tcsSpMM_preprocess and tcsSpMM) first checks its sparse inputs at level
+ * TCS_CHECK_STRUCTURE, ignoring the values (NaN and Inf are valid input), and returns
+ * TCS_STATUS_INVALID_VALUE without running the product when a rule fails; with
+ * TCS_LOG_LEVEL >= 1 the log names the argument, the rule and the first row that breaks
+ * it. Checking waits for the handle's stream once per checked matrix (so it cannot run
+ * while the stream is captured into a CUDA graph: the call then returns
+ * TCS_STATUS_NOT_SUPPORTED) and costs a pass over the matrix's structure. Such a handle
+ * allocates a small device scratch in tcsCreate (freed by tcsDestroy).
+ *
+ * Without checking, a product over invalid data is undefined behaviour, as in cuSPARSE.
+ * \{
+ */
+
+/** The rule a CSR matrix breaks (tcsCheckMatrixCsr); the first one in this order is
+ *  reported. Values match no cuSPARSE enum (cuSPARSE has no validation). */
+typedef enum {
+    TCS_DATA_STATUS_SUCCESS          = 0, /**< every rule checked holds */
+    TCS_DATA_STATUS_INVALID_OFFSETS  = 1, /**< csrRowOffsets[0] != base, or csrRowOffsets[rows] != nnz + base */
+    TCS_DATA_STATUS_OFFSETS_DECREASE = 2, /**< csrRowOffsets[i + 1] < csrRowOffsets[i] for a row i */
+    TCS_DATA_STATUS_INVALID_INDEX    = 3, /**< a column index outside [base, base + cols) */
+    TCS_DATA_STATUS_DUPLICATE        = 4, /**< a column index twice in one row (levels UNIQUE and SORTED) */
+    TCS_DATA_STATUS_UNSORTED         = 5, /**< column indices not increasing in a row (level SORTED) */
+    TCS_DATA_STATUS_NAN              = 6, /**< a NaN value */
+    TCS_DATA_STATUS_INF              = 7  /**< an infinite value */
+} tcsDataStatus_t;
+
+/** What tcsCheckMatrixCsr checks beyond the offsets, the column range and the values. */
+typedef enum {
+    TCS_CHECK_STRUCTURE = 0, /**< offsets, column range, finite values (any column order, duplicates allowed) */
+    TCS_CHECK_UNIQUE    = 1, /**< also no column twice in a row, in any order */
+    TCS_CHECK_SORTED    = 2  /**< also columns strictly increasing in each row (what the products' outputs satisfy) */
+} tcsMatrixCheck_t;
+
+/**
+ * Bytes of device scratch tcsCheckMatrixCsr needs for matA at this level: a few hundred
+ * bytes, plus for TCS_CHECK_UNIQUE a copy of the column indices and a sort's scratch.
+ * Host only. matA must be CSR (32- or 64-bit offsets and columns, any value type).
+ * Statuses: SUCCESS; INVALID_VALUE (NULL arguments, an enum out of range, a matrix
+ * without row offsets but with rows and nnz); NOT_SUPPORTED (not CSR);
+ * NOT_INITIALIZED (a destroyed handle or descriptor).
+ */
+TCS_API tcsStatus_t tcsCheckMatrixCsr_bufferSize(tcsHandle_t handle, tcsConstSpMatDescr_t matA,
+                                                 tcsMatrixCheck_t check, size_t* bufferSize);
+
+/**
+ * Checks matA's device arrays on the GPU and writes the first rule they break to
+ * *dataStatus (TCS_DATA_STATUS_SUCCESS when all hold). Never reads outside the arrays,
+ * whatever they hold. Enqueued on the handle's stream, then waits for it (one stream
+ * synchronization; two for TCS_CHECK_UNIQUE when the structure is valid); must not be
+ * called while the stream is captured. The buffer of at least the size
+ * tcsCheckMatrixCsr_bufferSize returned is scratch, free to reuse afterwards. With
+ * TCS_LOG_LEVEL >= 1 a failing rule is logged with the first row that breaks it.
+ * Statuses: those of tcsCheckMatrixCsr_bufferSize; INVALID_VALUE also for a NULL
+ * dataStatus or a NULL buffer; EXECUTION_FAILED.
+ */
+TCS_API tcsStatus_t tcsCheckMatrixCsr(tcsHandle_t handle, tcsConstSpMatDescr_t matA,
+                                      tcsMatrixCheck_t check, tcsDataStatus_t* dataStatus,
+                                      void* externalBuffer);
 /** \} */
 
 /* ---------------------------------------------------------------------------------- */

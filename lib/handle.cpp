@@ -1,6 +1,11 @@
 // Handle, stream, pointer mode, math mode, version and properties.
 #include "entry.hpp"
+#include "input_check.hpp"
 #include "objects.hpp"
+
+#include "core/error.hpp"
+
+#include <memory>
 
 #include <new>
 
@@ -12,9 +17,12 @@ extern "C" TCS_API tcsStatus_t tcsCreate(tcsHandle_t* handle) try {
     *handle = nullptr;
     // Read the device first: with no GPU nothing is allocated.
     tcs::device_info device = tcs::query_current_device();
-    auto* h = new tcsContext();
+    auto h = std::make_unique<tcsContext>();
     h->device = device;
-    *handle = h;
+    if (input_checking_requested())  // the one device allocation of the library
+        tcs::check_cuda(cudaMalloc(&h->check_scratch, input_check_scratch_bytes()),
+                        "tcsCreate: input-check scratch");
+    *handle = h.release();
     return TCS_STATUS_SUCCESS;
 } catch (...) {
     return status_from_exception(__func__);
@@ -25,6 +33,7 @@ extern "C" TCS_API tcsStatus_t tcsDestroy(tcsHandle_t handle) try {
     if (handle == nullptr) return TCS_STATUS_SUCCESS;
     check_handle(handle, 0);
     handle->magic = 0;
+    if (handle->check_scratch != nullptr) (void)cudaFree(handle->check_scratch);
     delete handle;
     return TCS_STATUS_SUCCESS;
 } catch (...) {

@@ -19,6 +19,7 @@ struct tcsContext {
     tcsPointerMode_t pointer_mode = TCS_POINTER_MODE_HOST;
     tcsMath_t math_mode = TCS_DEFAULT_MATH;
     tcs::device_info device;
+    void* check_scratch = nullptr;  // non-null: the products check their sparse inputs
 };
 
 // What tcsSpMM_preprocess remembers on matA: the buffer it analysed into, and the

@@ -2,6 +2,7 @@
 // remembers the stage reached, the buffers given (they must live until copy) and the
 // structure of A and B the analysis saw; the plan in cpp/spgemm does the arithmetic.
 #include "entry.hpp"
+#include "input_check.hpp"
 #include "objects.hpp"
 #include "views.hpp"
 
@@ -95,6 +96,12 @@ call check_call(tcsHandle_t handle, tcsOperation_t opA, tcsOperation_t opB, cons
     return k;
 }
 
+// With TCS_CHECK_INPUTS=1: A's and B's structure, before a stage touches them.
+void check_inputs(const call& k) {
+    check_input(*k.handle, *k.a, 4, "matA");
+    check_input(*k.handle, *k.b, 5, "matB");
+}
+
 // Stages after workEstimation must see the algorithm and structure it saw.
 void check_same_as_analysis(const call& k, tcsSpGEMMAlg_t alg, stage needed, const char* what) {
     check(k.descr->at >= needed && k.descr->plan != nullptr, 10, "spgemmDescr", what,
@@ -148,6 +155,7 @@ extern "C" TCS_API tcsStatus_t tcsSpGEMM_workEstimation(
         return TCS_STATUS_SUCCESS;
     }
     check(*bufferSize1 >= needed, 11, "bufferSize1", "is smaller than the size query returned");
+    check_inputs(k);
     d.at = stage::created;  // a failure below leaves the descriptor unanalysed
     d.plan->work_estimation(k.problem, externalBuffer1);
     d.buffer1 = externalBuffer1;
@@ -213,6 +221,7 @@ extern "C" TCS_API tcsStatus_t tcsSpGEMM_compute(
         return TCS_STATUS_SUCCESS;
     }
     check(*bufferSize2 >= needed, 11, "bufferSize2", "is smaller than the size query returned");
+    check_inputs(k);
     d.plan->compute(k.problem, d.buffer1, externalBuffer2);
     d.buffer2 = externalBuffer2;
     k.c->nnz = d.plan->nnz_c();
@@ -239,6 +248,7 @@ extern "C" TCS_API tcsStatus_t tcsSpGEMM_copy(tcsHandle_t handle, tcsOperation_t
     check(c.rows == 0 || c.offsets != nullptr, 7, "matC", "has no row offsets");
     check(c.nnz == 0 || (c.columns != nullptr && c.values != nullptr), 7, "matC",
           "has no column/value arrays (call tcsCsrSetPointers after compute)");
+    check_inputs(k);
     tcs::csr_out out;
     out.rows = c.rows;
     out.cols = c.cols;

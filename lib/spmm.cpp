@@ -1,6 +1,7 @@
 // tcsSpMM_*: argument checks, the choice of algorithm family, and the preprocess memo
 // (cuSPARSE's "active buffer" of matA). The kernels live in cpp/spmm.
 #include "entry.hpp"
+#include "input_check.hpp"
 #include "objects.hpp"
 #include "views.hpp"
 
@@ -134,6 +135,7 @@ extern "C" TCS_API tcsStatus_t tcsSpMM_preprocess(tcsHandle_t handle, tcsOperati
     const std::size_t needed = tcs::spmm::buffer_size(k.problem);
     check(needed == 0 || externalBuffer != nullptr, 10, "externalBuffer",
           "must not be NULL when tcsSpMM_bufferSize returned a size > 0");
+    check_input(*handle, *k.a, 4, "matA");
     k.a->spmm_memo = {};  // a failed analysis leaves no active buffer
     const tcs::spmm::analysis found = tcs::spmm::preprocess(k.problem, externalBuffer);
     k.a->spmm_memo = {externalBuffer, k.key, found};
@@ -152,6 +154,7 @@ extern "C" TCS_API tcsStatus_t tcsSpMM(tcsHandle_t handle, tcsOperation_t opA, t
     const std::size_t needed = tcs::spmm::buffer_size(k.problem);
     check(needed == 0 || externalBuffer != nullptr, 10, "externalBuffer",
           "must not be NULL when tcsSpMM_bufferSize returned a size > 0");
+    check_input(*handle, *k.a, 4, "matA");
     const bool preprocessed = externalBuffer != nullptr &&
                               k.a->spmm_memo.buffer == externalBuffer && k.a->spmm_memo.key == k.key;
     tcs::spmm::run(k.problem, externalBuffer, preprocessed, k.a->spmm_memo.found);

@@ -126,6 +126,25 @@ class SpMMAlg(enum.IntEnum):
     TCS_SPMM_BSR_TC = 102
 
 
+class DataStatus(enum.IntEnum):
+    """tcsDataStatus_t"""
+    TCS_DATA_STATUS_SUCCESS = 0
+    TCS_DATA_STATUS_INVALID_OFFSETS = 1
+    TCS_DATA_STATUS_OFFSETS_DECREASE = 2
+    TCS_DATA_STATUS_INVALID_INDEX = 3
+    TCS_DATA_STATUS_DUPLICATE = 4
+    TCS_DATA_STATUS_UNSORTED = 5
+    TCS_DATA_STATUS_NAN = 6
+    TCS_DATA_STATUS_INF = 7
+
+
+class MatrixCheck(enum.IntEnum):
+    """tcsMatrixCheck_t"""
+    TCS_CHECK_STRUCTURE = 0
+    TCS_CHECK_UNIQUE = 1
+    TCS_CHECK_SORTED = 2
+
+
 class DataType(enum.IntEnum):
     """cudaDataType (library_types.h): the value types tcsparse knows"""
     CUDA_R_32F = 0
@@ -142,7 +161,7 @@ class LibraryProperty(enum.IntEnum):
 
 
 ENUMS = (Status, PointerMode, Operation, IndexBase, IndexType, Order, Format, Math,
-         SpGEMMAlg, SpMMAlg, DataType, LibraryProperty)
+         SpGEMMAlg, SpMMAlg, DataStatus, MatrixCheck, DataType, LibraryProperty)
 for _enum in ENUMS:
     globals().update(_enum.__members__)
 
@@ -192,6 +211,8 @@ PROTOTYPES = {
     "tcsDnMatGet": "hIIIOEE",
     "tcsDnMatGetValues": "hO",
     "tcsDnMatSetValues": "hp",
+    "tcsCheckMatrixCsr_bufferSize": "hhez",
+    "tcsCheckMatrixCsr": "hheEp",
     "tcsSpGEMM_createDescr": "O",
     "tcsSpGEMM_destroyDescr": "h",
     "tcsSpGEMM_workEstimation": "heephhpheehzp",

@@ -21,7 +21,7 @@ module tcsparse
 
   ! Version of the header this module was written for (TCS_VERSION in tcsparse.h).
   integer(c_int), parameter :: TCS_VERSION_MAJOR = 0
-  integer(c_int), parameter :: TCS_VERSION_MINOR = 1
+  integer(c_int), parameter :: TCS_VERSION_MINOR = 2
   integer(c_int), parameter :: TCS_VERSION_PATCH = 0
   integer(c_int), parameter :: TCS_VERSION = TCS_VERSION_MAJOR * 10000 + TCS_VERSION_MINOR * 100 &
                                              + TCS_VERSION_PATCH
@@ -131,6 +131,25 @@ module tcsparse
     enumerator :: TCS_SPMM_CSR_ROWSPLIT = 100
     enumerator :: TCS_SPMM_CSR_MERGE = 101
     enumerator :: TCS_SPMM_BSR_TC = 102
+  end enum
+
+  ! tcsDataStatus_t
+  enum, bind(c)
+    enumerator :: TCS_DATA_STATUS_SUCCESS = 0
+    enumerator :: TCS_DATA_STATUS_INVALID_OFFSETS = 1
+    enumerator :: TCS_DATA_STATUS_OFFSETS_DECREASE = 2
+    enumerator :: TCS_DATA_STATUS_INVALID_INDEX = 3
+    enumerator :: TCS_DATA_STATUS_DUPLICATE = 4
+    enumerator :: TCS_DATA_STATUS_UNSORTED = 5
+    enumerator :: TCS_DATA_STATUS_NAN = 6
+    enumerator :: TCS_DATA_STATUS_INF = 7
+  end enum
+
+  ! tcsMatrixCheck_t
+  enum, bind(c)
+    enumerator :: TCS_CHECK_STRUCTURE = 0
+    enumerator :: TCS_CHECK_UNIQUE = 1
+    enumerator :: TCS_CHECK_SORTED = 2
   end enum
 
   interface
@@ -425,6 +444,25 @@ module tcsparse
       type(c_ptr), value :: alpha, matA, matB, beta, matC
       integer(c_int), value :: computeType, alg
       type(c_ptr), value :: spgemmDescr
+    end function
+
+    ! ---------------------------------------------------------------- matrix validation
+
+    integer(c_int) function tcsCheckMatrixCsr_bufferSize(handle, matA, check, bufferSize) &
+                                                         bind(c, name="tcsCheckMatrixCsr_bufferSize")
+      import :: c_int, c_ptr, c_size_t
+      type(c_ptr), value :: handle, matA
+      integer(c_int), value :: check
+      integer(c_size_t), intent(out) :: bufferSize
+    end function
+
+    integer(c_int) function tcsCheckMatrixCsr(handle, matA, check, dataStatus, externalBuffer) &
+                                              bind(c, name="tcsCheckMatrixCsr")
+      import :: c_int, c_ptr
+      type(c_ptr), value :: handle, matA
+      integer(c_int), value :: check
+      integer(c_int), intent(out) :: dataStatus
+      type(c_ptr), value :: externalBuffer
     end function
 
     ! ---------------------------------------------------------------- SpMM

@@ -1,0 +1,26 @@
+// Input checking (TCS_CHECK_INPUTS=1): the products' hook into cpp/check. A handle
+// created with checking on owns a small device scratch; check_input runs the structural
+// CSR checks there and rejects the argument with INVALID_VALUE when a rule fails.
+#pragma once
+
+#include "objects.hpp"
+
+#include "check/csr_check.hpp"
+
+namespace tcs::api {
+
+// The arrays of a CSR descriptor, with their index widths.
+tcs::check::csr_arrays csr_arrays_of(const tcsSpMatDescr& d);
+
+// Whether handles created now check their inputs (reads TCS_CHECK_INPUTS each time).
+bool input_checking_requested() noexcept;
+
+// Bytes of the scratch a checking handle allocates.
+std::size_t input_check_scratch_bytes();
+
+// With input checking on the handle: checks the CSR matrix `m` (argument `index`,
+// `name`) and throws INVALID_VALUE naming the first broken structural rule and row.
+// Does nothing when the handle does not check.
+void check_input(const tcsContext& h, const tcsSpMatDescr& m, int index, const char* name);
+
+}  // namespace tcs::api
