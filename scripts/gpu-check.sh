@@ -5,14 +5,17 @@
 #      (fetch them once elsewhere with: apt-get download libcmocka0 libcmocka-dev)
 #   2. configures and builds for sm_90
 #   3. runs every ctest test, the "gpu" label included, and fails if a GPU test skipped
-#   4. runs the GPU tests again under compute-sanitizer memcheck (quick sizes)
+#   4. runs the GPU tests again under compute-sanitizer (quick sizes): memcheck,
+#      racecheck, initcheck and synccheck, each reported on its own
 #   5. runs a prebuilt Fortran test from .fortran/ if present (the GPU machine may
 #      have libgfortran but no gfortran)
 #   6. runs the quick benchmark against cuSPARSE and writes docs/perf-style reports
 # and prints a short summary last. Logs and JSON go to $OUT (default: gpu-check-out/).
 #
-# Usage: scripts/gpu-check.sh [--skip-build] [--no-sanitizer] [--no-bench] [--full-bench]
-#                             [--sweep] [--tests REGEX] [--bench-filter REGEX]
+# Usage: scripts/gpu-check.sh [--skip-build] [--no-sanitizer] [--sanitizers LIST] [--no-bench]
+#                             [--full-bench] [--sweep] [--tests REGEX] [--bench-filter REGEX]
+#   --sanitizers: comma-separated compute-sanitizer tools (default
+#                 memcheck,racecheck,initcheck,synccheck)
 set -u
 cd "$(dirname "$0")/.."
 root=$(pwd)
@@ -21,10 +24,12 @@ mkdir -p "$out"
 build=${TCS_GPU_BUILD:-build-gpu}
 
 skip_build=0 sanitizer=1 bench=1 full_bench=0 sweep=0 tests_regex="" bench_filter=""
+sanitizers=memcheck,racecheck,initcheck,synccheck
 while [ $# -gt 0 ]; do
   case "$1" in
     --skip-build) skip_build=1 ;;
     --no-sanitizer) sanitizer=0 ;;
+    --sanitizers) sanitizers=$2; shift ;;
     --no-bench) bench=0 ;;
     --full-bench) full_bench=1 ;;
     --sweep) sweep=1 ;;
@@ -94,9 +99,8 @@ skipped_list=$(sed -n '/The following tests did not run/,/^$/p' "$out/ctest.log"
 note "ctest: ${total_line:-no summary} (gpu-labelled: $gpu_skipped, skipped: $skipped_list)"
 [ "$skipped_list" = 0 ] || { note "ctest: GPU tests SKIPPED on a GPU machine"; status=1; }
 
-# 4. compute-sanitizer on the GPU tests, with the tests' quick sizes
+# 4. compute-sanitizer on the GPU tests, with the tests' quick sizes, one tool at a time
 if [ "$sanitizer" = 1 ] && command -v compute-sanitizer >/dev/null; then
-  san_fail=0 san_run=0
   ctest --test-dir "$build" -N -L gpu --show-only=json-v1 > "$out/gputests.json" 2>/dev/null
   python3 - "$out/gputests.json" "$tests_regex" > "$out/gputests.txt" <<'PY'
 import json, re, sys, shlex
@@ -112,19 +116,28 @@ for t in tests:
         continue
     print(t["name"] + "\t" + " ".join(shlex.quote(c) for c in cmd))
 PY
-  while IFS=$'\t' read -r name cmd; do
-    [ -n "$name" ] || continue
-    san_run=$((san_run + 1))
-    echo "=== $name" >> "$out/sanitizer.log"
-    if ! TCS_TEST_QUICK=1 eval compute-sanitizer --tool memcheck --error-exitcode 99 \
-         --print-limit 20 "$cmd" < /dev/null > "$out/sanitizer-one.log" 2>&1; then
-      san_fail=$((san_fail + 1)); status=1
-      echo "-- sanitizer: $name"; grep -E "ERROR SUMMARY|Invalid|out of bounds|FAILED" "$out/sanitizer-one.log" | head -n 10
-    fi
-    cat "$out/sanitizer-one.log" >> "$out/sanitizer.log"
-  done < "$out/gputests.txt"
+  : > "$out/sanitizer.log"
+  for tool in ${sanitizers//,/ }; do
+    san_fail=0 san_run=0
+    # racecheck also reports hazards, not only errors, on its own summary line
+    extra=(); [ "$tool" = racecheck ] && extra=(--racecheck-report all)
+    while IFS=$'\t' read -r name cmd; do
+      [ -n "$name" ] || continue
+      san_run=$((san_run + 1))
+      echo "=== $tool $name" >> "$out/sanitizer.log"
+      if ! TCS_TEST_QUICK=1 eval compute-sanitizer --tool "$tool" "${extra[@]}" --error-exitcode 99 \
+           --print-limit 20 "$cmd" < /dev/null > "$out/sanitizer-one.log" 2>&1; then
+        san_fail=$((san_fail + 1)); status=1
+        echo "-- $tool: $name"
+        grep -E "ERROR SUMMARY|RACECHECK SUMMARY|Invalid|out of bounds|Uninitialized|hazard|FAILED|Barrier" \
+          "$out/sanitizer-one.log" | head -n 10
+      fi
+      grep -E "ERROR SUMMARY|RACECHECK SUMMARY" "$out/sanitizer-one.log" | sed "s/^/   [$name] /" >> "$out/sanitizer.log"
+      cat "$out/sanitizer-one.log" >> "$out/sanitizer.log"
+    done < "$out/gputests.txt"
+    note "compute-sanitizer $tool: $san_run programs, $san_fail with errors ($(elapsed))"
+  done
   rm -f "$out/sanitizer-one.log"
-  note "compute-sanitizer memcheck: $san_run programs, $san_fail with errors ($(elapsed))"
 fi
 
 # 5. Fortran test built elsewhere (no gfortran here)
