@@ -186,6 +186,39 @@ static int assemble(triplets* t, int64_t rows, int64_t cols, tcst_csr* out) {
     return rc;
 }
 
+/* Room for `more` entries, growing geometrically up to `limit`. Returns 0 on success. */
+static int reserve(triplets* t, int more, int64_t limit) {
+    if (t->n + more <= t->cap) return 0;
+    int64_t cap = t->cap < 1024 ? 1024 : 2 * t->cap;
+    if (cap > limit) cap = limit;
+    if (cap < t->n + more) return -1; /* more entries than the size line announced */
+    int* row = (int*)realloc(t->row, (size_t)cap * sizeof(int));
+    if (row != NULL) t->row = row;
+    int* col = (int*)realloc(t->col, (size_t)cap * sizeof(int));
+    if (col != NULL) t->col = col;
+    double* val = (double*)realloc(t->val, (size_t)cap * sizeof(double));
+    if (val != NULL) t->val = val;
+    if (row == NULL || col == NULL || val == NULL) return -1;
+    t->cap = cap;
+    return 0;
+}
+
+/* Reads "rows cols entries" as three non-negative integers that fit in int64, with
+ * nothing but blanks after them. Returns 0 on success. */
+static int parse_sizes(const char* line, long long* rows, long long* cols, long long* entries) {
+    long long* out[3] = {rows, cols, entries};
+    const char* p = line;
+    for (int k = 0; k < 3; ++k) {
+        char* end;
+        errno = 0;
+        const long long v = strtoll(p, &end, 10);
+        if (end == p || errno != 0 || v < 0) return -1;
+        *out[k] = v;
+        p = end;
+    }
+    return is_blank(p) ? 0 : -1;
+}
+
 /* Reads "i j [value]" from an entry line; returns the number of fields read. */
 static int parse_entry(const char* line, long long* i, long long* j, double* v) {
     char* end;
@@ -223,8 +256,7 @@ static int read_stream(const char* path, FILE* f, uint64_t pattern_seed, tcst_cs
             goto done;
         }
         if (line[0] == '%' || is_blank(line)) continue;
-        if (sscanf(line, "%lld %lld %lld", &rows, &cols, &entries) != 3 || rows < 0 || cols < 0 ||
-            entries < 0) {
+        if (parse_sizes(line, &rows, &cols, &entries) != 0) {
             tcst_i_fail(err, errlen, "%s: bad size line '%.60s'", path, line);
             goto done;
         }
@@ -239,20 +271,13 @@ static int read_stream(const char* path, FILE* f, uint64_t pattern_seed, tcst_cs
                     rows, cols);
         goto done;
     }
-    t.cap = sym == SYM_GENERAL ? entries : 2 * entries;
-    if (t.cap > TCST_MAX_NNZ) {
-        tcst_i_fail(err, errlen, "%s: %lld entries exceed 32-bit indices", path, (long long)t.cap);
+    if (entries > TCST_MAX_NNZ || (sym != SYM_GENERAL && 2 * entries > TCST_MAX_NNZ)) {
+        tcst_i_fail(err, errlen, "%s: %lld entries exceed 32-bit indices", path, entries);
         goto done;
     }
-    if (t.cap > 0) {
-        t.row = (int*)malloc((size_t)t.cap * sizeof(int));
-        t.col = (int*)malloc((size_t)t.cap * sizeof(int));
-        t.val = (double*)malloc((size_t)t.cap * sizeof(double));
-        if (t.row == NULL || t.col == NULL || t.val == NULL) {
-            tcst_i_fail(err, errlen, "%s: out of memory for %lld entries", path, (long long)t.cap);
-            goto done;
-        }
-    }
+    /* The size line is a claim: room grows with the entries actually read, so a short
+     * file that announces billions of entries allocates little. */
+    const int64_t limit = sym == SYM_GENERAL ? entries : 2 * entries;
     tcst_rng rng;
     tcst_rng_seed(&rng, pattern_seed);
     const int want = field == FIELD_PATTERN ? 2 : 3;
@@ -275,6 +300,10 @@ static int read_stream(const char* path, FILE* f, uint64_t pattern_seed, tcst_cs
             goto done;
         }
         if (field == FIELD_PATTERN) v = pattern_seed != 0 ? tcst_rng_symmetric(&rng) : 1.0;
+        if (reserve(&t, sym == SYM_GENERAL ? 1 : 2, limit) != 0) {
+            tcst_i_fail(err, errlen, "%s: out of memory at entry %lld", path, k + 1);
+            goto done;
+        }
         push(&t, (int)(i - 1), (int)(j - 1), v);
         if (sym != SYM_GENERAL && i != j)
             push(&t, (int)(j - 1), (int)(i - 1), sym == SYM_SKEW ? -v : v);
