@@ -438,7 +438,12 @@ TCS_API tcsStatus_t tcsDnMatSetValues(tcsDnMatDescr_t dnMatDescr, void* values);
  * TCS_STATUS_NOT_SUPPORTED) and costs a pass over the matrix's structure. Such a handle
  * allocates a small device scratch in tcsCreate (freed by tcsDestroy).
  *
- * Without checking, a product over invalid data is undefined behaviour, as in cuSPARSE.
+ * Without checking, a product over invalid data (offsets out of order or beyond nnz,
+ * columns outside the matrix) computes an undefined C, as in cuSPARSE, with a promise
+ * cuSPARSE does not make: the hash SpGEMM and the CSR SpMM bound every index they read
+ * from A and B, so they read and write nothing outside the arrays of A, B, C and the
+ * buffers, and return. (The entries of C for the broken rows are garbage; SpGEMM may
+ * also report INSUFFICIENT_RESOURCES when the corrupt offsets claim 2^31 products.)
  * \{
  */
 
@@ -533,8 +538,9 @@ TCS_API tcsStatus_t tcsCheckMatrixCsr(tcsHandle_t handle, tcsConstSpMatDescr_t m
  *    allocates no device memory.
  *  - Sizes beyond 32-bit indices (nnz(C) or the number of products >= 2^31) return
  *    INSUFFICIENT_RESOURCES.
- *  - Column indices outside [base, base+cols) in A or B are undefined behaviour (they
- *    are not checked, as in cuSPARSE).
+ *  - Invalid A or B (column indices outside [base, base+cols), offsets out of order) give
+ *    an undefined C but no access outside the arrays (see tcs_check); TCS_CHECK_INPUTS=1
+ *    refuses them with INVALID_VALUE.
  * \{
  */
 

@@ -3,9 +3,11 @@
  * order as the header. Cases: valid matrices of every index width, base and value type
  * at every level (empty shapes, 1x1, rows without entries); one corruption of each rule
  * placed by hand; 200 random corruptions of the offsets, columns and values per index
- * base, each named as the host checker names it; and the products (SpGEMM, SpMM) on a
+ * base, each named as the host checker names it; the products (SpGEMM, SpMM) on a
  * checking handle, which refuse corrupt inputs with INVALID_VALUE and still compute
- * valid ones. Seeds are fresh and printed (TCST_SEED=<seed> reproduces). Exits 77
+ * valid ones; and 200 corrupt inputs per base with checking off, on which the hash
+ * SpGEMM and every CSR SpMM must return within a second and write nothing outside
+ * their outputs (guard zones around every output and buffer). Seeds are fresh and printed (TCST_SEED=<seed> reproduces). Exits 77
  * without a GPU. */
 #define _POSIX_C_SOURCE 200809L
 #include <setjmp.h>
@@ -25,6 +27,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 static tcsHandle_t handle;
 static uint64_t seed;
@@ -289,6 +292,193 @@ static void test_each_rule(void** state) {
     tcst_csr_free(&a);
 }
 
+/* ---- products over corrupt data, with checking off ----
+ * Every output and buffer lies between guard zones of 0xFF bytes; the products may
+ * compute garbage or refuse, but must return within a second and leave the guards and
+ * everything outside their outputs untouched. */
+
+enum { kGuard = 4096 };
+
+typedef struct {
+    unsigned char* base; /* kGuard | bytes | kGuard */
+    size_t bytes;
+} guarded;
+
+static guarded guarded_alloc(size_t bytes) {
+    guarded g;
+    g.bytes = bytes;
+    g.base = tcst_device_poisoned(bytes + 2 * kGuard);
+    assert_non_null(g.base);
+    return g;
+}
+static void* inside(const guarded* g) { return g->base + kGuard; }
+static int guards_intact(const guarded* g) {
+    unsigned char host[2 * kGuard];
+    if (tcst_device_download(host, g->base, kGuard) != 0) return 0;
+    if (tcst_device_download(host + kGuard, g->base + kGuard + g->bytes, kGuard) != 0) return 0;
+    for (int i = 0; i < 2 * kGuard; ++i)
+        if (host[i] != 0xFF) return 0;
+    return 1;
+}
+static void guarded_free(guarded* g) {
+    tcst_device_free(g->base);
+    g->base = NULL;
+}
+
+static double seconds_now(void) {
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
+}
+
+/* Corrupts one or two of m's offsets or columns (values too are fair game). */
+static void corrupt(raw_csr* m, tcst_rng* rng) {
+    const int count = 1 + (int)tcst_rng_below(rng, 2);
+    for (int k = 0; k < count; ++k) {
+        if (tcst_rng_below(rng, 2) == 0) {
+            const int64_t i = (int64_t)tcst_rng_below(rng, (uint64_t)m->rows + 1);
+            m->rp[i] = tcst_rng_below(rng, 3) == 0
+                           ? (int64_t)tcst_rng_below(rng, (uint64_t)m->nnz * 4) - m->nnz
+                           : m->rp[i] + (int64_t)tcst_rng_below(rng, 41) - 20;
+        } else {
+            const int64_t j = (int64_t)tcst_rng_below(rng, (uint64_t)m->nnz);
+            m->ci[j] = tcst_rng_below(rng, 4) == 0 ? (int64_t)(tcst_rng_next(rng) >> 33) * (tcst_rng_below(rng, 2) ? 1 : -1)
+                                                   : (int64_t)tcst_rng_below(rng, (uint64_t)m->cols * 3) - m->cols;
+        }
+    }
+}
+
+typedef struct {
+    int calls, refused, slow;
+    double slowest;
+} outcome;
+
+/* status of one timed call (synchronized: a hang or a fault shows here). */
+static tcsStatus_t timed(tcsStatus_t st, double t0, outcome* o) {
+    const cudaError_t e = cudaDeviceSynchronize();
+    if (e != cudaSuccess) fail_msg("the device failed after a product on corrupt data: %s", cudaGetErrorString(e));
+    const double dt = seconds_now() - t0;
+    o->calls++;
+    if (dt > o->slowest) o->slowest = dt;
+    if (dt > 1.0) o->slow++;
+    if (st != TCS_STATUS_SUCCESS) o->refused++;
+    return st;
+}
+
+static void spgemm_on(const device_raw* a, const device_raw* b, int64_t rows, int64_t cols,
+                      outcome* o) {
+    const double one = 1.0, zero = 0.0;
+    const tcsOperation_t n = TCS_OPERATION_NON_TRANSPOSE;
+    guarded rp = guarded_alloc((size_t)(rows + 1) * sizeof(int));
+    tcsSpMatDescr_t c;
+    assert_ok(tcsCreateCsr(&c, rows, cols, 0, inside(&rp), NULL, NULL, TCS_INDEX_32I, TCS_INDEX_32I,
+                           TCS_INDEX_BASE_ZERO, CUDA_R_64F));
+    tcsSpGEMMDescr_t g;
+    assert_ok(tcsSpGEMM_createDescr(&g));
+    size_t s1 = 0, s2 = 0;
+    assert_ok(tcsSpGEMM_workEstimation(handle, n, n, &one, a->descr, b->descr, &zero, c, CUDA_R_64F,
+                                       TCS_SPGEMM_ALG_HASH, g, &s1, NULL));
+    guarded b1 = guarded_alloc(s1), b2 = {NULL, 0}, ci = {NULL, 0}, val = {NULL, 0};
+    double t0 = seconds_now();
+    if (timed(tcsSpGEMM_workEstimation(handle, n, n, &one, a->descr, b->descr, &zero, c, CUDA_R_64F,
+                                       TCS_SPGEMM_ALG_HASH, g, &s1, inside(&b1)),
+              t0, o) == TCS_STATUS_SUCCESS) {
+        assert_ok(tcsSpGEMM_compute(handle, n, n, &one, a->descr, b->descr, &zero, c, CUDA_R_64F,
+                                    TCS_SPGEMM_ALG_HASH, g, &s2, NULL));
+        b2 = guarded_alloc(s2);
+        t0 = seconds_now();
+        timed(tcsSpGEMM_compute(handle, n, n, &one, a->descr, b->descr, &zero, c, CUDA_R_64F,
+                                TCS_SPGEMM_ALG_HASH, g, &s2, inside(&b2)),
+              t0, o);
+        int64_t r, k, nnz;
+        assert_ok(tcsSpMatGetSize(c, &r, &k, &nnz));
+        if (nnz <= (int64_t)1 << 26) {
+            ci = guarded_alloc((size_t)nnz * sizeof(int));
+            val = guarded_alloc((size_t)nnz * sizeof(double));
+            assert_ok(tcsCsrSetPointers(c, inside(&rp), nnz ? inside(&ci) : NULL, nnz ? inside(&val) : NULL));
+            t0 = seconds_now();
+            timed(tcsSpGEMM_copy(handle, n, n, &one, a->descr, b->descr, &zero, c, CUDA_R_64F,
+                                 TCS_SPGEMM_ALG_HASH, g),
+                  t0, o);
+        }
+    }
+    const guarded* all[] = {&rp, &b1, &b2, &ci, &val};
+    for (int i = 0; i < 5; ++i)
+        if (all[i]->base != NULL && !guards_intact(all[i])) fail_msg("SpGEMM wrote past output %d", i);
+    for (int i = 0; i < 5; ++i)
+        if (all[i]->base != NULL) guarded_free((guarded*)all[i]);
+    tcsSpGEMM_destroyDescr(g);
+    tcsDestroySpMat(c);
+}
+
+static void spmm_on(const device_raw* a, int64_t rows, int64_t cols, tcsOperation_t op_a,
+                    int64_t n, tcsSpMMAlg_t alg, tcst_rng* rng, outcome* o) {
+    const double one = 1.0, half = 0.5;
+    const int64_t m = op_a ? cols : rows, k = op_a ? rows : cols;
+    const size_t b_count = (size_t)(k * n), c_count = (size_t)(m * n);
+    double* bh = malloc(b_count * sizeof(double));
+    assert_non_null(bh);
+    for (size_t i = 0; i < b_count; ++i) bh[i] = tcst_rng_symmetric(rng);
+    void* bd = to_device(bh, b_count * sizeof(double));
+    free(bh);
+    guarded c = guarded_alloc(c_count * sizeof(double));
+    tcsDnMatDescr_t bm, cm;
+    assert_ok(tcsCreateDnMat(&bm, k, n, n, bd, CUDA_R_64F, TCS_ORDER_ROW));
+    assert_ok(tcsCreateDnMat(&cm, m, n, n, inside(&c), CUDA_R_64F, TCS_ORDER_ROW));
+    size_t bytes = 0;
+    assert_ok(tcsSpMM_bufferSize(handle, op_a, TCS_OPERATION_NON_TRANSPOSE, &one, a->descr, bm,
+                                 &half, cm, CUDA_R_64F, alg, &bytes));
+    guarded buf = guarded_alloc(bytes);
+    double t0 = seconds_now();
+    timed(tcsSpMM_preprocess(handle, op_a, TCS_OPERATION_NON_TRANSPOSE, &one, a->descr, bm, &half,
+                             cm, CUDA_R_64F, alg, inside(&buf)),
+          t0, o);
+    t0 = seconds_now();
+    timed(tcsSpMM(handle, op_a, TCS_OPERATION_NON_TRANSPOSE, &one, a->descr, bm, &half, cm,
+                  CUDA_R_64F, alg, inside(&buf)),
+          t0, o);
+    if (!guards_intact(&c) || !guards_intact(&buf))
+        fail_msg("SpMM (opA %d, n %lld, alg %d) wrote past C or its buffer", (int)op_a, (long long)n,
+                 (int)alg);
+    guarded_free(&c), guarded_free(&buf);
+    tcsDestroyDnMat(bm), tcsDestroyDnMat(cm);
+    cudaFree(bd);
+}
+
+/* 200 corrupt inputs per index base (40 quick), checking off: hash SpGEMM (A or B
+ * corrupt) and CSR SpMM (every algorithm, opA N and T, n = 1, 8, 33) on each. */
+static void test_products_on_corrupt_data(void** state) {
+    (void)state;
+    tcst_rng rng;
+    tcst_rng_seed(&rng, seed + 77);
+    tcst_csr a;
+    assert_int_equal(tcst_gen_rmat(quick ? 8 : 10, 8, 0.57, 0.19, 0.19, seed + 3, &a), 0);
+    outcome o = {0, 0, 0, 0.0};
+    const int rounds = quick ? 40 : 200;
+    const tcsSpMMAlg_t algs[] = {TCS_SPMM_ALG_DEFAULT, TCS_SPMM_CSR_ROWSPLIT, TCS_SPMM_CSR_MERGE};
+    const int64_t widths[] = {1, 8, 33};
+    for (int base = 0; base < 2; ++base)
+        for (int t = 0; t < rounds; ++t) {
+            raw_csr good = raw_from(&a, base, 0, 0, CUDA_R_64F);
+            raw_csr bad = raw_from(&a, base, 0, 0, CUDA_R_64F);
+            corrupt(&bad, &rng);
+            device_raw dg = upload(&good), db = upload(&bad);
+            if (t % 2 == 0)
+                spgemm_on(&db, &dg, a.rows, a.cols, &o);
+            else
+                spgemm_on(&dg, &db, a.rows, a.cols, &o);
+            spmm_on(&db, a.rows, a.cols, (tcsOperation_t)(t % 3 == 0), widths[t % 3], algs[(t / 3) % 3],
+                    &rng, &o);
+            device_free(&dg), device_free(&db);
+            raw_free(&good), raw_free(&bad);
+        }
+    print_message("%d calls on corrupt data: %d refused, slowest %.3f s, %d over 1 s; no write "
+                  "outside the outputs\n",
+                  o.calls, o.refused, o.slowest, o.slow);
+    assert_int_equal(o.slow, 0);
+    tcst_csr_free(&a);
+}
+
 /* 200 random corruptions per index base: an offset, a column or a value replaced by a
  * random value (often valid, often not), in random index widths and types. */
 static void test_random_corruptions(void** state) {
@@ -502,7 +692,7 @@ int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_valid_matrices),     cmocka_unit_test(test_each_rule),
         cmocka_unit_test(test_random_corruptions), cmocka_unit_test(test_input_checking),
-        cmocka_unit_test(test_bad_arguments),
+        cmocka_unit_test(test_products_on_corrupt_data), cmocka_unit_test(test_bad_arguments),
     };
     return cmocka_run_group_tests(tests, group_setup, group_teardown);
 }

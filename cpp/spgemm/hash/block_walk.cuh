@@ -63,9 +63,9 @@ __device__ __forceinline__ int load_block_batch(const operands& x, const V* a_va
     int len = 0, first = 0;
     V a = V(0);
     if (e < t_end) {
-        const int k = __ldg(x.a_ci + e) - x.a_base;
-        first = __ldg(x.b_rp + k) - x.b_base;
-        len = __ldg(x.b_rp + k + 1) - x.b_base - first;
+        const int2 r = b_row_of(x, e);
+        first = r.x;
+        len = r.y - r.x;
         if constexpr (kValues) a = __ldg(a_val + e);
     }
     __syncthreads();  // every thread is done with the previous batch
@@ -91,8 +91,9 @@ __device__ __forceinline__ int batch_entry(const int* incl, int lo, int last, in
     return lo;
 }
 
-// Product p (< the batch's total) of a batch of `entries` entries; e: this thread's
-// previous entry (0 at the batch's start), updated.
+// Product p (< the batch's total) of a batch of `entries` entries, inactive when B's
+// column lies outside 0..n-1; e: this thread's previous entry (0 at the batch's start),
+// updated.
 template <int NT, bool kValues, class V>
 __device__ __forceinline__ product<V> block_product(const operands& x, const V* b_val,
                                                     const block_batch<NT, kValues, V>& s,
@@ -100,8 +101,8 @@ __device__ __forceinline__ product<V> block_product(const operands& x, const V* 
     e = batch_entry(s.incl, e, entries - 1, p);
     const int bi = s.start[e] + p;
     product<V> out;
-    out.active = true;
-    out.col = __ldg(x.b_ci + bi) - x.b_base;
+    out.col = b_col_of(x, bi);
+    out.active = out.col >= 0;
     if constexpr (kValues) out.value = s.a[e] * __ldg(b_val + bi);
     return out;
 }
@@ -117,8 +118,10 @@ __device__ __forceinline__ void for_each_product(const operands& x, int t0, int 
         const int entries = min(NT, t1 - t);
         bool stop = false;
         int e = 0;
-        for (int p = int(threadIdx.x); p < total && !stop; p += NT)
-            stop = f(block_product<NT, false, float>(x, nullptr, s, entries, p, e).col);
+        for (int p = int(threadIdx.x); p < total && !stop; p += NT) {
+            const product<float> pr = block_product<NT, false, float>(x, nullptr, s, entries, p, e);
+            if (pr.active) stop = f(pr.col);
+        }
         if (__syncthreads_or(stop)) return;
     }
 }

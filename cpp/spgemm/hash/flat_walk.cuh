@@ -20,6 +20,35 @@ constexpr unsigned kFullMask = 0xffffffffu;
 
 __device__ __forceinline__ int lane_id() { return int(threadIdx.x & 31u); }
 
+// ---- the only reads of A's and B's structure: every index is bounded here ----
+// With valid input the bounds never bind. With corrupt input (offsets out of order or
+// beyond nnz, columns outside the matrix) rows shrink to their part inside the arrays
+// and stray columns are dropped: C is garbage, but no access leaves A, B or C and every
+// loop ends.
+
+// Row `row` of A as the range [x, y) of its entries.
+__device__ __forceinline__ int2 entries_of(const operands& x, int row) {
+    const int s = min(max(__ldg(x.a_rp + row) - x.a_base, 0), x.nnz_a);
+    const int e = min(max(__ldg(x.a_rp + row + 1) - x.a_base, s), x.nnz_a);
+    return make_int2(s, e);
+}
+
+// Row `kk` (0-based, from A's entry e) of B as the range [x, y) of its entries; empty
+// for a column of A outside 0..k-1.
+__device__ __forceinline__ int2 b_row_of(const operands& x, int e) {
+    const int kk = __ldg(x.a_ci + e) - x.a_base;
+    if (unsigned(kk) >= unsigned(x.k)) return make_int2(0, 0);
+    const int s = min(max(__ldg(x.b_rp + kk) - x.b_base, 0), x.nnz_b);
+    const int end = min(max(__ldg(x.b_rp + kk + 1) - x.b_base, s), x.nnz_b);
+    return make_int2(s, end);
+}
+
+// The 0-based column of B's entry bi, or -1 outside 0..n-1.
+__device__ __forceinline__ int b_col_of(const operands& x, int bi) {
+    const int col = __ldg(x.b_ci + bi) - x.b_base;
+    return unsigned(col) < unsigned(x.n) ? col : -1;
+}
+
 template <int G, class V>
 struct batch {
     int incl = 0;   // inclusive prefix over the group's lanes of the B-row lengths
@@ -38,9 +67,9 @@ __device__ __forceinline__ batch<G, V> load_batch(const operands& x, const V* a_
     int len = 0, first = 0;
     const int e = t + gl;
     if (e < t_end) {
-        const int k = __ldg(x.a_ci + e) - x.a_base;
-        first = __ldg(x.b_rp + k) - x.b_base;
-        len = __ldg(x.b_rp + k + 1) - x.b_base - first;
+        const int2 r = b_row_of(x, e);
+        first = r.x;
+        len = r.y - r.x;
         if constexpr (kValues) b.a = __ldg(a_val + e);
     }
     int incl = len;
@@ -58,7 +87,7 @@ __device__ __forceinline__ batch<G, V> load_batch(const operands& x, const V* a_
 // One product of a batch as a lane sees it.
 template <class V>
 struct product {
-    bool active = false;  // p < total
+    bool active = false;  // p < total and B's column lies in 0..n-1
     int col = 0;          // 0-based column of C
     V value = V(0);       // a_ik * b_kj (numeric pass only)
 };
@@ -80,15 +109,11 @@ __device__ __forceinline__ product<V> fetch(const operands& x, const V* b_val,
     V a = V(0);
     if constexpr (kValues) a = __shfl_sync(kFullMask, b.a, o, G);
     if (out.active) {
-        out.col = __ldg(x.b_ci + bi) - x.b_base;
+        out.col = b_col_of(x, bi);
+        out.active = out.col >= 0;
         if constexpr (kValues) out.value = a * __ldg(b_val + bi);
     }
     return out;
-}
-
-// Row `row` of A as the range [x, y) of its entries.
-__device__ __forceinline__ int2 entries_of(const operands& x, int row) {
-    return make_int2(__ldg(x.a_rp + row) - x.a_base, __ldg(x.a_rp + row + 1) - x.a_base);
 }
 
 }  // namespace tcs::spgemm::hash

@@ -56,6 +56,8 @@ operands operands_of(const problem& p) {
     x.b_base = p.b.base;
     x.m = int(p.a.rows);
     x.n = int(p.b.cols);
+    x.k = int(p.a.cols);
+    x.nnz_a = int(p.a.nnz);
     x.nnz_b = int(p.b.nnz);
     return x;
 }

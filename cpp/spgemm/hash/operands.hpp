@@ -8,15 +8,17 @@
 
 namespace tcs::spgemm::hash {
 
-// The patterns of A and B with their index bases; rows and columns of C.
+// The patterns of A and B with their index bases; rows and columns of C, the inner
+// dimension k and the entry counts, which bound every index read from A and B (flat_walk.cuh:
+// corrupt input gives garbage, never an access outside the arrays).
 struct operands {
     const int* a_rp = nullptr;
     const int* a_ci = nullptr;
     const int* b_rp = nullptr;
     const int* b_ci = nullptr;
     int a_base = 0, b_base = 0;
-    int m = 0, n = 0;
-    int nnz_b = 0;
+    int m = 0, n = 0, k = 0;
+    int nnz_a = 0, nnz_b = 0;
 };
 
 // The values of A and B.

@@ -131,7 +131,7 @@ __device__ void accumulate_ordered(const operands& x, const operand_values<V>& v
                 const int p = base + k * NT + int(threadIdx.x);
                 if (p < total) {
                     const product<V> pr = block_product<NT, true>(x, v.b, s, entries, p, e);
-                    slot[k] = slot_of(pr.col);
+                    slot[k] = pr.active ? slot_of(pr.col) : -1;
                     act[k] = slot[k] >= 0;
                     val[k] = pr.value;
                 }
@@ -190,7 +190,7 @@ __device__ void accumulate_private(const operands& x, const operand_values<V>& v
             V value = V(0);
             if (p < total) {
                 const product<V> pr = block_product<NT, true>(x, v.b, s, entries, p, e);
-                slot = slot_of(pr.col);
+                slot = pr.active ? slot_of(pr.col) : -1;
                 value = pr.value;
             }
             commit_in_order<plain_access>(slot >= 0, slot, value, mine, slot);

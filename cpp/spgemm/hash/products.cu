@@ -36,11 +36,11 @@ __global__ void __launch_bounds__(kThreads)
         const std::int64_t r = r0 + lane / VW;
         long long sum = 0;
         if (r < x.m) {
-            const int t1 = __ldg(x.a_rp + r + 1) - x.a_base;
+            const int2 t = entries_of(x, int(r));
 #pragma unroll 4
-            for (int t = __ldg(x.a_rp + r) - x.a_base + vl; t < t1; t += VW) {
-                const int k = __ldg(x.a_ci + t) - x.a_base;
-                sum += __ldg(x.b_rp + k + 1) - __ldg(x.b_rp + k);
+            for (int e = t.x + vl; e < t.y; e += VW) {
+                const int2 b = b_row_of(x, e);
+                sum += b.y - b.x;
             }
         }
 #pragma unroll

@@ -232,7 +232,7 @@ void list_long_rows(const problem& p, const shape& s, const carved& b) {
     check_cuda(cudaMemsetAsync(b.long_counts, 0, b.long_zeroed * sizeof(int), p.stream),
                "SpMM long rows reset");
     launch_kernel("long_rows_kernel", long_rows_kernel<>, dim3(unsigned((s.m + 255) / 256)), 256,
-                  p.stream, a.row_ptr, int(s.m), split_of(s, b), b.long_counts);
+                  p.stream, a.row_ptr, a.base, int(s.m), int(s.nnz), split_of(s, b), b.long_counts);
 }
 
 // Everything that depends only on A's structure, for preprocess or a run without it.
@@ -267,7 +267,7 @@ analysis count_found(const problem& p, const shape& s, const carved& b) {
         const std::int64_t blocks =
             std::min<std::int64_t>((s.m + 7) / 8, sm_count_of(p.device) * 16);  // a warp per row
         launch_kernel("count_runs_kernel", count_runs_kernel<>, dim3(unsigned(blocks)), 256,
-                      p.stream, a.row_ptr, a.col_idx, a.base, int(s.m), b.run_counts);
+                      p.stream, a.row_ptr, a.col_idx, a.base, int(s.m), int(s.nnz), b.run_counts);
         check_cuda(cudaMemcpyAsync(runs, b.run_counts, sizeof runs, cudaMemcpyDeviceToHost,
                                    p.stream),
                    "SpMM runs count");
@@ -299,6 +299,7 @@ bool vectorizable(const void* ptr, std::int64_t row_stride, std::int64_t col_str
 product dense_part(const problem& p, const shape& s) {
     product x;
     x.rows = int(s.m);
+    x.cols = int(s.k);
     x.nnz = s.nnz;
     x.n = s.n;
     const bool b_rowwise = !b_columnwise(p);

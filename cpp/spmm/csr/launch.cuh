@@ -27,6 +27,8 @@ template <class T, class TC> struct operands {
 
     explicit operands(const product& p) {
         A.rows = p.rows;
+        A.cols = p.cols;
+        A.nnz = int(p.nnz);
         A.row_ptr = p.row_ptr;
         A.col_idx = p.col_idx;
         A.values = static_cast<const T*>(p.values);

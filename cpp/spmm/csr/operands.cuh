@@ -75,15 +75,33 @@ __device__ __forceinline__ double fma_rn(double a, double b, double c) { return 
 
 // ---- operands -------------------------------------------------------------------
 // op(A) as CSR: for opA = T this is the transposed copy in the buffer (base 0).
+//
+// Every read of A's structure goes through the three accessors below, which bound it:
+// offsets to [0, nnz], a row's length to >= 0, a column to [0, cols). With valid input
+// they change nothing; with corrupt input (offsets out of order or beyond nnz, columns
+// outside op(A)) C is garbage, but no access leaves A, B or C and every loop ends.
 template <class T> struct sparse_rows {
     int rows = 0;
+    int cols = 0;  // columns of op(A): rows of op(B)
+    int nnz = 0;
     const int* row_ptr = nullptr;  // rows + 1 entries, offsets include `base`
     const int* col_idx = nullptr;
     const T* values = nullptr;
     int base = 0;
 
-    __device__ __forceinline__ int row_begin(int r) const { return load_ro(row_ptr + r) - base; }
-    __device__ __forceinline__ int row_end(int r) const { return load_ro(row_ptr + r + 1) - base; }
+    __device__ __forceinline__ int row_begin(int r) const { return bounded(load_ro(row_ptr + r)); }
+    __device__ __forceinline__ int row_end(int r) const { return bounded(load_ro(row_ptr + r + 1)); }
+    // Nonzeros of row r, which starts at begin = row_begin(r).
+    __device__ __forceinline__ unsigned row_length(int r, int begin) const {
+        return unsigned(max(row_end(r) - begin, 0));
+    }
+    // The 0-based column of nonzero j: the row of op(B) it multiplies.
+    __device__ __forceinline__ int column(int j) const {
+        return int(min(unsigned(load_ro(col_idx + j) - base), unsigned(cols - 1)));
+    }
+
+private:
+    __device__ __forceinline__ int bounded(int offset) const { return min(max(offset - base, 0), nnz); }
 };
 
 // The row of op(A) a row-split group takes: its nonzeros [begin, begin + length), or
@@ -101,7 +119,7 @@ __device__ __forceinline__ group_row group_row_of(const sparse_rows<T>& A, std::
     group_row r;
     if (row < A.rows) {
         r.begin = A.row_begin(int(row));
-        r.length = unsigned(A.row_end(int(row)) - r.begin);
+        r.length = A.row_length(int(row), r.begin);
     }
     r.mine = row < A.rows && r.length <= unsigned(threshold);
     if (!r.mine) r.length = 0;
@@ -198,7 +216,7 @@ template <class T, int G, int NV, bool Vector> struct chunk {
             kk[u] = 0;
             a[u] = acc(0);
             if (u < count) {
-                kk[u] = load_ro(A.col_idx + j + u * stride) - A.base;
+                kk[u] = A.column(j + u * stride);
                 a[u] = element<T>::widen(load_ro(A.values + j + u * stride));
             }
         }

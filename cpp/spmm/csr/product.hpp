@@ -18,6 +18,7 @@ namespace tcs::spmm::csr {
 struct product {
     // op(A): m x k CSR, values of the A/B element type
     int rows = 0;
+    int cols = 0;  // k
     std::int64_t nnz = 0;
     const int* row_ptr = nullptr;
     const int* col_idx = nullptr;

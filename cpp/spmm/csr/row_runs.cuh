@@ -22,8 +22,10 @@
 namespace tcs::spmm::csr {
 
 // Bit i of the result (0 < i < Z) is set when rows r0 + i - 1 and r0 + i are both
-// `mine` (bits of mine) and have the same length and column indices. Every lane of the
-// warp must call it (votes); the W lanes of a segment share r0.
+// `mine` (bits of mine), follow each other in A's arrays and have the same length and
+// column indices (in valid CSR equal lengths imply the first: sum_run_warp relies on it
+// even for corrupt offsets). Every lane of the warp must call it (votes); the W lanes of
+// a segment share r0.
 template <class T, int W, int Z>
 __device__ __forceinline__ unsigned same_as_previous(const sparse_rows<T>& A,
                                                      const int (&begin)[Z],
@@ -31,7 +33,8 @@ __device__ __forceinline__ unsigned same_as_previous(const sparse_rows<T>& A,
     unsigned same = 0, longest = 0;
 #pragma unroll
     for (int i = 1; i < Z; ++i)
-        if ((mine >> i & 1u) && (mine >> (i - 1) & 1u) && length[i] == length[i - 1]) {
+        if ((mine >> i & 1u) && (mine >> (i - 1) & 1u) && length[i] == length[i - 1] &&
+            begin[i] == begin[i - 1] + int(length[i - 1])) {
             same |= 1u << i;
             longest = max(longest, length[i]);
         }
@@ -76,7 +79,7 @@ __device__ __forceinline__ void sum_run_warp(const sparse_rows<T>& A, const dens
         for (int i = 0; i < Z; ++i) a_mine[i] = acc(0);
         if (int(lane) < cnt) {
             const int j = begin + int(o + lane);
-            kk_mine = load_ro(A.col_idx + j) - A.base;
+            kk_mine = A.column(j);
 #pragma unroll
             for (int i = 0; i < Z; ++i)
                 if (i < count) a_mine[i] = element<T>::widen(load_ro(A.values + j + i * int(length)));
@@ -141,7 +144,7 @@ __device__ __forceinline__ void window_task(const sparse_rows<T>& A, const dense
         length[i] = 0;
         if (r0 + i < A.rows) {
             begin[i] = A.row_begin(int(r0 + i));
-            length[i] = unsigned(A.row_end(int(r0 + i)) - begin[i]);
+            length[i] = A.row_length(int(r0 + i), begin[i]);
             if (length[i] <= unsigned(threshold)) mine |= 1u << i;
         }
     }
@@ -162,7 +165,7 @@ __device__ __forceinline__ void window_task(const sparse_rows<T>& A, const dense
         // Read again (from L1) rather than begin[s]: a register array indexed by a
         // run-time s would go to local memory.
         const int first = summed ? A.row_begin(int(r0 + s)) : 0;
-        const unsigned len = summed ? unsigned(A.row_end(int(r0 + s)) - first) : 0u;
+        const unsigned len = summed ? A.row_length(int(r0 + s), first) : 0u;
         acc sum[Z][NV][V];
 #pragma unroll
         for (int i = 0; i < Z; ++i) clear(sum[i]);
@@ -181,7 +184,7 @@ __device__ __forceinline__ void window_task(const sparse_rows<T>& A, const dense
 // translation unit may include this header.
 template <class Unused = void>
 __global__ void count_runs_kernel(const int* row_ptr, const int* col_idx, int base, int rows,
-                                  unsigned long long* counts) {
+                                  int nnz, unsigned long long* counts) {
     const int lane = int(threadIdx.x % 32);
     const std::int64_t warps = std::int64_t(gridDim.x) * (blockDim.x / 32);
     unsigned long long mine[2] = {0, 0};
@@ -189,8 +192,11 @@ __global__ void count_runs_kernel(const int* row_ptr, const int* col_idx, int ba
          i < rows; i += warps) {
         bool same = false;
         if (i > 0) {
-            const int before = load_ro(row_ptr + i - 1) - base, begin = load_ro(row_ptr + i) - base;
-            const int length = load_ro(row_ptr + i + 1) - base - begin;
+            // Bounded like sparse_rows: same only for rows that follow each other in the
+            // arrays, so both rows' columns lie in [0, nnz).
+            const auto at = [&](std::int64_t r) { return min(max(load_ro(row_ptr + r) - base, 0), nnz); };
+            const int before = at(i - 1), begin = at(i);
+            const int length = max(at(i + 1) - begin, 0);
             same = length == begin - before;
             for (int o = 0; same && o < length; o += 32) {  // same: the warp's, from the vote
                 const bool differ = o + lane < length &&

@@ -120,7 +120,7 @@ __device__ __forceinline__ void sum_row_warp(const sparse_rows<T>& A, const dens
             a_mine[m] = acc(0);
             if (lane + W * m < cnt) {
                 const int j = begin + int(o + lane + W * m);
-                kk_mine[m] = load_ro(A.col_idx + j) - A.base;
+                kk_mine[m] = A.column(j);
                 a_mine[m] = element<T>::widen(load_ro(A.values + j));
             }
         }
@@ -215,7 +215,7 @@ __device__ __forceinline__ void long_row_task(const sparse_rows<T>& A, const den
     const int row = load_ro(S.lists[tier] + entry);
     const columns<G, 1, V> cols(slab, int(threadIdx.x % G), C.cols);
     const int begin = A.row_begin(row);
-    const unsigned length = unsigned(A.row_end(row) - begin);
+    const unsigned length = A.row_length(row, begin);
     acc sum[1][V];
     clear(sum);
     sum_long_row<T, G, Vector, Lean>(A, B, C.cols, begin, length, cols, sum);
@@ -237,7 +237,7 @@ __device__ __forceinline__ void warp_row_task(const sparse_rows<T>& A, const den
     const unsigned lane = threadIdx.x % 32;
     const columns<G, 1, V> cols(slab, int(lane % G), C.cols);
     const int begin = A.row_begin(row);
-    const unsigned length = unsigned(A.row_end(row) - begin);
+    const unsigned length = A.row_length(row, begin);
     acc sum[1][V];
     clear(sum);
     if constexpr (Lean && G == 1)
@@ -266,7 +266,7 @@ __device__ __forceinline__ void part_task(const sparse_rows<T>& A, const dense_i
         const int row = load_ro(S.lists[1] + task / S.slabs[1]);
         const columns<G, 1, V> cols(task % S.slabs[1], int(threadIdx.x % G), C.cols);
         const int begin = A.row_begin(row);
-        const unsigned length = unsigned(A.row_end(row) - begin);
+        const unsigned length = A.row_length(row, begin);
         const unsigned size = (length + unsigned(S.parts) - 1) / unsigned(S.parts);
         const unsigned lo = min(length, piece * size), hi = min(length, lo + size);
         acc sum[1][V];
@@ -398,10 +398,14 @@ __global__ void __launch_bounds__(kThreads, row_split_kernel_blocks(sizeof(T), V
 // takes 37). The order of the lists varies from run to run; no result depends on it. A
 // template only so that every translation unit may include this header.
 template <class Unused = void>
-__global__ void long_rows_kernel(const int* row_ptr, int rows, split_view S, int* counts) {
+__global__ void long_rows_kernel(const int* row_ptr, int base, int rows, int nnz, split_view S,
+                                 int* counts) {
     const std::int64_t r = std::int64_t(blockIdx.x) * blockDim.x + threadIdx.x;
     int length = 0;
-    if (r < rows) length = load_ro(row_ptr + r + 1) - load_ro(row_ptr + r);
+    if (r < rows) {  // bounded like sparse_rows
+        const int begin = min(max(load_ro(row_ptr + r) - base, 0), nnz);
+        length = max(min(max(load_ro(row_ptr + r + 1) - base, 0), nnz) - begin, 0);
+    }
     const unsigned lane = threadIdx.x % 32;
 #pragma unroll
     for (int tier = 0; tier < 2; ++tier) {
@@ -413,8 +417,10 @@ __global__ void long_rows_kernel(const int* row_ptr, int rows, split_view S, int
         int first = 0;
         if (int(lane) == leader) first = atomicAdd(counts + tier, __popc(listed));
         first = __shfl_sync(0xffffffffu, first, leader);
-        if (mine)
-            const_cast<int*>(S.lists[tier])[first + __popc(listed & ((1u << lane) - 1u))] = int(r);
+        // The lists hold every long row valid offsets allow; corrupt ones (overlapping
+        // rows) may claim more, which are dropped rather than written past the list.
+        const std::int64_t at = first + __popc(listed & ((1u << lane) - 1u));
+        if (mine && at < S.capacity[tier]) const_cast<int*>(S.lists[tier])[at] = int(r);
     }
 }
 

@@ -47,7 +47,7 @@ __device__ __forceinline__ acc_t<T> sum_single(const sparse_rows<T>& A, const de
             a[u] = acc(0);
             if (o + u * stride < length) {
                 const int j = begin + int(o + u * stride);
-                kk[u] = load_ro(A.col_idx + j) - A.base;
+                kk[u] = A.column(j);
                 a[u] = element<T>::widen(load_ro(A.values + j));
             }
         }
@@ -106,7 +106,7 @@ __device__ __forceinline__ void single_part(const sparse_rows<T>& A, const dense
     const unsigned piece = unsigned(t - entry * S.parts);
     const int row = load_ro(S.lists[1] + entry);
     const int begin = A.row_begin(row);
-    const unsigned length = unsigned(A.row_end(row) - begin);
+    const unsigned length = A.row_length(row, begin);
     const unsigned size = (length + unsigned(S.parts) - 1) / unsigned(S.parts);
     const unsigned lo = min(length, piece * size), hi = min(length, lo + size);
     acc sum = block_sum<T>(A, B, begin + int(lo), hi - lo);
@@ -145,7 +145,7 @@ __device__ __forceinline__ void single_long_rows(const sparse_rows<T>& A, const 
         for (std::int64_t e = blockIdx.x; e < listed[0]; e += S.long_blocks) {
             const int row = load_ro(S.lists[0] + e);
             const int begin = A.row_begin(row);
-            const acc sum = block_sum<T>(A, B, begin, unsigned(A.row_end(row) - begin));
+            const acc sum = block_sum<T>(A, B, begin, A.row_length(row, begin));
             if (threadIdx.x == 0) store_single<TC, acc>(C, row, sum, al, be);
         }
         return;
@@ -157,7 +157,7 @@ __device__ __forceinline__ void single_long_rows(const sparse_rows<T>& A, const 
         const int row = load_ro(S.lists[0] + e);
         const int begin = A.row_begin(row);
         const acc sum =
-            add_group<32>(sum_single<T>(A, B, begin, unsigned(A.row_end(row) - begin), lane, 32));
+            add_group<32>(sum_single<T>(A, B, begin, A.row_length(row, begin), lane, 32));
         if (lane == 0) store_single<TC, acc>(C, row, sum, al, be);
     }
 }

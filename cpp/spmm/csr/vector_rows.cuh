@@ -41,7 +41,7 @@ __global__ void __launch_bounds__(kThreads, vector_rows_blocks_per_sm(sizeof(T),
     const int begin = live ? A.row_begin(int(row)) : 0;
     // Offsets within the row are unsigned: count + kStep stays below 2^32 even for a row
     // of nearly 2^31 nonzeros, where begin + lane + kStep would overflow an int.
-    const unsigned count = live ? unsigned(A.row_end(int(row)) - begin) : 0u;
+    const unsigned count = live ? A.row_length(int(row), begin) : 0u;
     const acc al = alpha.get(), be = beta.get();
 
     for (std::int64_t first = 0; first < C.cols; first += TN) {
@@ -64,7 +64,7 @@ __global__ void __launch_bounds__(kThreads, vector_rows_blocks_per_sm(sizeof(T),
                     const int e = begin + int(q + u * L);
                     a[u] = element<T>::widen(load_ro(A.values + e));
                     b_row[u] =
-                        B.values + std::int64_t(load_ro(A.col_idx + e) - A.base) * B.row_stride;
+                        B.values + std::int64_t(A.column(e)) * B.row_stride;
                 }
             }
             // All U*TN loads of B issued before the first product.
