@@ -7,4 +7,6 @@ target_link_libraries(gpu_stress PRIVATE tcsparse tcs_test_support ${CMOCKA_LIBR
                       Threads::Threads)
 target_compile_options(gpu_stress PRIVATE -Wall -Wextra)
 add_test(NAME gpu_stress COMMAND gpu_stress)
-set_tests_properties(gpu_stress PROPERTIES SKIP_RETURN_CODE 77 LABELS gpu TIMEOUT 600)
+# RUN_SERIAL: the long runs compare the device's free memory before and after, which
+# other test processes would move.
+set_tests_properties(gpu_stress PROPERTIES SKIP_RETURN_CODE 77 LABELS gpu TIMEOUT 600 RUN_SERIAL TRUE)

@@ -9,6 +9,7 @@
 #include <cub/device/device_segmented_sort.cuh>
 #include <cuda_bf16.h>
 #include <cuda_fp16.h>
+#include <thrust/iterator/counting_iterator.h>
 #include <thrust/iterator/transform_iterator.h>
 
 #include <algorithm>
@@ -85,41 +86,59 @@ unsigned blocks_for(long long items, long long per_block) {
     return static_cast<unsigned>(std::clamp((items + per_block - 1) / per_block, 1LL, kMaxBlocks));
 }
 
-// Row offsets minus the base, as the segmented sort's segment bounds.
-template <class R>
-struct minus_base {
+// Row offsets of either width minus the base, as the segmented sort's segment bounds:
+// one iterator type for both widths, so the sort is compiled once.
+struct offsets_of {
+    const void* row_ptr;
+    bool wide;
     long long base;
-    __host__ __device__ long long operator()(R v) const { return static_cast<long long>(v) - base; }
+    __host__ __device__ long long operator()(long long r) const {
+        const long long v = wide ? static_cast<const long long*>(row_ptr)[r]
+                                 : static_cast<const int*>(row_ptr)[r];
+        return v - base;
+    }
 };
+
+auto segment_begins(const csr_arrays& a) {
+    return thrust::make_transform_iterator(thrust::counting_iterator<long long>(0),
+                                           offsets_of{a.row_ptr, a.row_ptr_64, a.base});
+}
+
+// The columns, widened to 64 bits: the sort then has one key type too.
+template <class C>
+__global__ void widen_kernel(const C* ci, long long nnz, long long* out) {
+    const long long stride = static_cast<long long>(gridDim.x) * blockDim.x;
+    for (long long j = static_cast<long long>(blockIdx.x) * blockDim.x + threadIdx.x; j < nnz; j += stride)
+        out[j] = static_cast<long long>(ci[j]);
+}
 
 struct layout {
     report* rep = nullptr;
-    void* sorted = nullptr;  // level::unique: the columns, sorted per row
-    void* temp = nullptr;    // level::unique: the sort's scratch
+    long long* keys = nullptr;    // level::unique: the columns, widened
+    long long* sorted = nullptr;  // level::unique: the columns, sorted per row
+    void* temp = nullptr;         // level::unique: the sort's scratch
     std::size_t temp_bytes = 0;
     std::size_t bytes = 0;
 };
 
-template <class R, class C>
 std::size_t sort_bytes(const csr_arrays& a) {
     std::size_t bytes = 0;
-    const auto begin = thrust::make_transform_iterator(static_cast<const R*>(a.row_ptr),
-                                                       minus_base<R>{a.base});
-    check_cuda(cub::DeviceSegmentedSort::SortKeys(nullptr, bytes, static_cast<const C*>(nullptr),
-                                                  static_cast<C*>(nullptr), a.nnz, a.rows, begin,
-                                                  begin + 1),
+    const auto begin = segment_begins(a);
+    check_cuda(cub::DeviceSegmentedSort::SortKeys(nullptr, bytes, static_cast<const long long*>(nullptr),
+                                                  static_cast<long long*>(nullptr), a.nnz, a.rows,
+                                                  begin, begin + 1),
                "check: sort size");
     return bytes;
 }
 
-template <class R, class C>
 layout carve(const csr_arrays& a, level lv, void* buffer) {
     layout out;
     carver cv(buffer);
     out.rep = cv.take<report>(1);
     if (lv == level::unique && a.nnz > 0) {
-        out.sorted = cv.take<C>(std::size_t(a.nnz));
-        out.temp_bytes = sort_bytes<R, C>(a);
+        out.keys = cv.take<long long>(std::size_t(a.nnz));
+        out.sorted = cv.take<long long>(std::size_t(a.nnz));
+        out.temp_bytes = sort_bytes(a);
         out.temp = cv.take<unsigned char>(out.temp_bytes);
     }
     out.bytes = cv.bytes();
@@ -169,7 +188,7 @@ constexpr unsigned kStructure = (1u << int(rule::offsets)) | (1u << int(rule::de
 
 template <class R, class C>
 result run(const csr_arrays& a, level lv, void* buffer, cudaStream_t s) {
-    const layout b = carve<R, C>(a, lv, buffer);
+    const layout b = carve(a, lv, buffer);
     reset(b.rep, s);
     if (a.row_ptr != nullptr) {
         offsets_kernel<R><<<blocks_for(a.rows + 1, kThreads), kThreads, 0, s>>>(
@@ -180,17 +199,16 @@ result run(const csr_arrays& a, level lv, void* buffer, cudaStream_t s) {
     report host = read_back(b.rep, s);
     if (lv == level::unique && a.nnz > 0 && (host.broken & kStructure) == 0) {
         // Valid offsets and columns: sort each row's columns and look for equal neighbours.
-        const auto begin = thrust::make_transform_iterator(static_cast<const R*>(a.row_ptr),
-                                                           minus_base<R>{a.base});
+        widen_kernel<C><<<blocks_for(a.nnz, kThreads), kThreads, 0, s>>>(
+            static_cast<const C*>(a.col_idx), a.nnz, b.keys);
+        check_launch("check: widen");
+        const auto begin = segment_begins(a);
         std::size_t temp_bytes = b.temp_bytes;
         check_cuda(cub::DeviceSegmentedSort::SortKeys(b.temp, temp_bytes,
-                                                      static_cast<const C*>(a.col_idx),
-                                                      static_cast<C*>(b.sorted), a.nnz, a.rows,
-                                                      begin, begin + 1, s),
+                                                      static_cast<const long long*>(b.keys), b.sorted,
+                                                      a.nnz, a.rows, begin, begin + 1, s),
                    "check: sort rows");
-        csr_arrays sorted = a;
-        sorted.col_idx = b.sorted;
-        pass_rows<R, C, float>(sorted, static_cast<const C*>(b.sorted), nullptr, true, b.rep, s);
+        pass_rows<R, long long, float>(a, b.sorted, nullptr, true, b.rep, s);
         host = read_back(b.rep, s);
     }
     result out;
@@ -217,13 +235,7 @@ auto by_index_types(const csr_arrays& a, F&& f) {
 
 }  // namespace
 
-std::size_t buffer_size(const csr_arrays& a, level lv) {
-    return by_index_types(a, [&](auto* r, auto* c) {
-        using R = std::remove_pointer_t<decltype(r)>;
-        using C = std::remove_pointer_t<decltype(c)>;
-        return carve<R, C>(a, lv, nullptr).bytes;
-    });
-}
+std::size_t buffer_size(const csr_arrays& a, level lv) { return carve(a, lv, nullptr).bytes; }
 
 result check(const csr_arrays& a, level lv, void* buffer, cudaStream_t stream) {
     return by_index_types(a, [&](auto* r, auto* c) {
