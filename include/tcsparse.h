@@ -18,9 +18,16 @@
  *  - Functions that launch GPU work are asynchronous with respect to the host and
  *    ordered on the handle's stream, unless their block says they synchronize.
  *  - No function allocates device memory except tcsCreate (only with input checking,
- *    TCS_CHECK_INPUTS=1, see tcsCheckMatrixCsr);
- *    all GPU scratch memory comes from the caller's buffers. Descriptor creation
- *    allocates a small host object.
+ *    TCS_CHECK_INPUTS=1, see tcsCheckMatrixCsr); all GPU scratch memory comes from the
+ *    caller's buffers. Descriptor creation allocates a small host object.
+ *  - Threads (cuSPARSE's rule): a handle, an SpGEMM descriptor or a matrix descriptor
+ *    written by a call (matC, and matA of tcsSpMM_preprocess, which records its active
+ *    buffer there) may be used by one host thread at a time; give each thread its own
+ *    handle, or lock around the calls. Descriptors only read (A and B of a product) may
+ *    be shared by threads running at once, and several handles may share a stream
+ *    (calls are then ordered by the stream). Functions taking no handle and no
+ *    descriptor (tcsGetErrorName, tcsGetErrorString, tcsGetProperty) may be called from
+ *    any thread at any time.
  *  - Index types: descriptors accept 16U/32I/64I like cuSPARSE; the computing
  *    functions of this version support 32-bit indices (TCS_INDEX_32I) and return
  *    TCS_STATUS_NOT_SUPPORTED for the others.
