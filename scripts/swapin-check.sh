@@ -13,6 +13,9 @@
 # Usage: scripts/swapin-check.sh [PART...]     (default: every part, in the order given)
 # SWAPIN_DEADLINE=<seconds>: parts that would not fit in what is left are skipped (said
 # so in the summary), so that a run with a time limit still ends with its summary.
+# SWAPIN_TARGETS="t1 t2 ...": build only these targets; SWAPIN_TESTS=<regex>: run only
+# these tests (then SpMM's quick run is left out unless the regex names it);
+# SWAPIN_BENCH=<regex>: the benchmark filter (default ^spmv/).
 set -u
 cd "$(dirname "$0")/.."
 root=$(pwd)
@@ -48,7 +51,8 @@ if has build; then
   gen=(); command -v ninja >/dev/null && gen=(-G Ninja)
   if cmake -S . -B "$build" "${gen[@]}" -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_ARCHITECTURES=90 \
        -DTCS_MATRIX_DIR="$TCS_MATRIX_DIR" > "$out/build.log" 2>&1 &&
-     cmake --build "$build" -j "$(nproc)" >> "$out/build.log" 2>&1; then
+     cmake --build "$build" -j "$(nproc)" ${SWAPIN_TARGETS:+--target $SWAPIN_TARGETS} \
+       >> "$out/build.log" 2>&1; then
     note "build: ok ($(elapsed))"
   else
     grep -E "error|Error" "$out/build.log" | head -n 30
@@ -59,13 +63,14 @@ shim=$root/$build/shim/libtcsparse_cusparse.so
 soname_dir=$root/$build/shim/soname
 
 if fits tests 60; then
+  if [ -n "${SWAPIN_TESTS:-}" ]; then selection=(-R "$SWAPIN_TESTS")
+  else selection=(-E "hash_emulation|tcs_install|tcs_packages|header_|bench_list|gpu_spmm_csr|gpu_spgemm_hash"); fi
   timeout "$(left)" ctest --test-dir "$build" --output-on-failure -j 4 --timeout 600 \
-        -E "hash_emulation|tcs_install|tcs_packages|header_|bench_list|gpu_spmm_csr|gpu_spgemm_hash" \
-        > "$out/ctest.log" 2>&1
+        "${selection[@]}" > "$out/ctest.log" 2>&1
   # SpMM's test only for the helpers it now shares with SpMV's (tests/support/values.c):
   # its quick sizes; the SpGEMM hash test is the SpGEMM family's to run.
-  TCS_TEST_QUICK=1 timeout "$(left)" ctest --test-dir "$build" --output-on-failure \
-        -R "^gpu_spmm_csr$" >> "$out/ctest.log" 2>&1
+  [ -n "${SWAPIN_TESTS:-}" ] || TCS_TEST_QUICK=1 timeout "$(left)" ctest --test-dir "$build" \
+        --output-on-failure -R "^gpu_spmm_csr$" >> "$out/ctest.log" 2>&1
   grep -E "tests passed|\(Failed\)|Not Run|\(Skipped\)|Timeout|forwarded call|cusparseSp|cusparseGet" "$out/ctest.log" | tail -n 25
   note "ctest: $(grep -E 'tests passed' "$out/ctest.log" | head -n 1); gpu_spmm_csr quick: $(grep -E 'tests passed' "$out/ctest.log" | tail -n 1) ($(elapsed))"
 fi
@@ -130,7 +135,8 @@ if fits frameworks 90; then
 fi
 
 if fits bench 90 && [ -x "$build/bench/tcs_bench" ]; then
-  timeout "$(left)" "$build/bench/tcs_bench" --benchmark_filter='^spmv/' --benchmark_out="$out/bench.json" \
+  timeout "$(left)" "$build/bench/tcs_bench" --benchmark_filter="${SWAPIN_BENCH:-^spmv/}" \
+    --benchmark_out="$out/bench.json" \
     --benchmark_out_format=json > "$out/bench.log" 2>&1
   python3 scripts/perf_report.py "$out/bench.json" --out "$out/perf" > "$out/perf.log" 2>&1
   cp "$out/perf/spmv.md" "$out/spmv.md" 2>/dev/null
