@@ -67,10 +67,11 @@ static void* xmalloc(size_t bytes) {
     return p;
 }
 
+/* bytes of device memory, holding a copy of `host` (NULL: left as cudaMalloc gives it) */
 static void* to_device(const void* host, size_t bytes) {
     void* d = NULL;
     CUDA(cudaMalloc(&d, bytes > 0 ? bytes : 1));
-    if (bytes > 0) CUDA(cudaMemcpy(d, host, bytes, cudaMemcpyHostToDevice));
+    if (bytes > 0 && host != NULL) CUDA(cudaMemcpy(d, host, bytes, cudaMemcpyHostToDevice));
     return d;
 }
 
