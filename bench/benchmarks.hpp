@@ -3,6 +3,7 @@
 //   spgemm/<fp32|fp64>/<matrix>/<tcsparse|cusparse>
 //   spmm/<fp32|fp64>/<row|col>/n<N>/<matrix>/<tcsparse|cusparse>
 //   spmm_sweep/fp32/row/n<N>/<matrix>/<rowsplit|merge>   (tcsparse, forced algorithm)
+//   spmv/<fp32|fp64>/<N|T>/<matrix>/<tcsparse|cusparse>
 #pragma once
 
 #include "suite.hpp"
@@ -11,12 +12,13 @@ namespace bench {
 
 struct run_counts {
     int spgemm;  // timed pipeline runs per benchmark (after one checked warm-up run)
-    int spmm;    // timed SpMM calls per benchmark
+    int spmm;    // timed SpMM (and SpMV) calls per benchmark
 };
 
 // The cases must outlive the benchmarks (they are captured by reference).
 void register_spgemm(const matrix_case& c, const run_counts& runs);
 void register_spmm(const matrix_case& c, const run_counts& runs, bool quick);
 void register_spmm_sweep(const matrix_case& c, const run_counts& runs);
+void register_spmv(const matrix_case& c, const run_counts& runs, bool quick);
 
 }  // namespace bench

@@ -21,7 +21,9 @@ namespace bench {
     X(prefix, CreateConstDnMat) X(prefix, DestroyDnMat) X(prefix, SpGEMM_createDescr)       \
     X(prefix, SpGEMM_destroyDescr) X(prefix, SpGEMM_workEstimation)                         \
     X(prefix, SpGEMM_estimateMemory) X(prefix, SpGEMM_compute) X(prefix, SpGEMM_copy)       \
-    X(prefix, SpMM_bufferSize) X(prefix, SpMM_preprocess) X(prefix, SpMM)
+    X(prefix, SpMM_bufferSize) X(prefix, SpMM_preprocess) X(prefix, SpMM)                   \
+    X(prefix, CreateDnVec) X(prefix, CreateConstDnVec) X(prefix, DestroyDnVec)              \
+    X(prefix, SpMV_bufferSize) X(prefix, SpMV_preprocess) X(prefix, SpMV)
 
 #define BENCH_LIBRARY_FUNCTION(prefix, fn) static constexpr auto fn = &prefix##fn;
 
@@ -38,9 +40,13 @@ namespace bench {
         using spgemm_t = prefix##SpGEMMDescr_t;                                             \
         using spgemm_alg_t = prefix##SpGEMMAlg_t;                                           \
         using spmm_alg_t = prefix##SpMMAlg_t;                                               \
+        using spmv_alg_t = prefix##SpMVAlg_t;                                               \
+        using dnvec_t = prefix##DnVecDescr_t;                                               \
+        using const_dnvec_t = prefix##ConstDnVecDescr_t;                                    \
         using order_t = prefix##Order_t;                                                    \
         static constexpr status_t success = PREFIX##_STATUS_SUCCESS;                        \
         static constexpr prefix##Operation_t non_transpose = PREFIX##_OPERATION_NON_TRANSPOSE; \
+        static constexpr prefix##Operation_t transpose = PREFIX##_OPERATION_TRANSPOSE;      \
         static constexpr prefix##IndexType_t index32 = PREFIX##_INDEX_32I;                  \
         static constexpr prefix##IndexBase_t base_zero = PREFIX##_INDEX_BASE_ZERO;          \
         static constexpr order_t row_major = PREFIX##_ORDER_ROW;                            \
@@ -48,6 +54,7 @@ namespace bench {
         static constexpr spgemm_alg_t spgemm_default = PREFIX##_SPGEMM_DEFAULT;             \
         static constexpr spgemm_alg_t spgemm_alg2 = PREFIX##_SPGEMM_ALG2;                   \
         static constexpr spmm_alg_t spmm_default = PREFIX##_SPMM_ALG_DEFAULT;               \
+        static constexpr spmv_alg_t spmv_default = PREFIX##_SPMV_ALG_DEFAULT;               \
         static const char* status_name(status_t s) { return prefix##GetErrorName(s); }      \
         /* the process's handle, bound to the benchmark stream (gpu.cpp) */                \
         static handle_t handle();                                                           \
@@ -93,6 +100,8 @@ template <class Lib> using const_spmat = owned<typename Lib::const_spmat_t, Lib:
 template <class Lib> using dnmat = owned<typename Lib::dnmat_t, Lib::DestroyDnMat>;
 template <class Lib> using const_dnmat = owned<typename Lib::const_dnmat_t, Lib::DestroyDnMat>;
 template <class Lib> using spgemm_descr = owned<typename Lib::spgemm_t, Lib::SpGEMM_destroyDescr>;
+template <class Lib> using dnvec = owned<typename Lib::dnvec_t, Lib::DestroyDnVec>;
+template <class Lib> using const_dnvec = owned<typename Lib::const_dnvec_t, Lib::DestroyDnVec>;
 
 // alpha = 1 and beta = 0 in the value type of a run (host pointer mode).
 struct unit_scalars {

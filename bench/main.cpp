@@ -74,6 +74,7 @@ int main(int argc, char** argv) {
     for (const bench::matrix_case& c : cases) {
         bench::register_spgemm(c, runs);
         bench::register_spmm(c, runs, quick);
+        bench::register_spmv(c, runs, quick);
     }
     for (const bench::matrix_case& c : cases) bench::register_spmm_sweep(c, runs);
 

@@ -4,7 +4,6 @@
 // with a cold L2. beta = 0, so C is written once and never read.
 #include <benchmark/benchmark.h>
 
-#include <chrono>
 #include <cmath>
 #include <cstdio>
 #include <vector>
@@ -12,6 +11,7 @@
 #include "benchmarks.hpp"
 #include "device_csr.hpp"
 #include "gpu.hpp"
+#include "held_samples.hpp"
 
 namespace bench {
 
@@ -88,7 +88,6 @@ template <class Lib>
 void spmm_benchmark(benchmark::State& state, const matrix_case& mc, spmm_config c,
                     typename Lib::spmm_alg_t alg) try {
     host_matrix& m = load(mc);
-    const gpu_state& g = gpu();
     const int64_t rows = m.a().rows, k = m.a().cols, n = c.n;
     const std::size_t elem = value_size(c.type);
     const device_csr a = upload(m.a(), c.type);
@@ -123,46 +122,11 @@ void spmm_benchmark(benchmark::State& state, const matrix_case& mc, spmm_config 
     spmm();  // warm-up, checked
     check_spmm(m, c, dc, ldc, Lib::name);
 
-    // Each sample: the L2 flush, then the stream held (stream_hold) while the start
-    // event, the call and the stop event are queued, so the sample is the GPU's time for
-    // the call. The host's time inside the call is kept apart (call_host_us).
-    event_timer timer;
-    stream_hold hold;
-    std::vector<double> ms, host_us;
-    for (auto _ : state) {
-        flush_l2();
-        hold.hold(g.stream);
-        timer.start(g.stream);
-        const auto called = std::chrono::steady_clock::now();
-        spmm();
-        host_us.push_back(
-            std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - called)
-                .count());
-        timer.stop(g.stream);
-        hold.release();
-        const double t = timer.elapsed_ms();
-        state.SetIterationTime(t * 1e-3);
-        ms.push_back(t);
-    }
-
-    // The memory floor: A's three arrays and B read once, C written once, at the
-    // device's measured copy bandwidth.
+    const held_samples samples = run_held_samples(state, spmm);
+    // The memory floor: A's three arrays and B read once, C written once.
     const double bytes = double(rows + 1) * 4 + double(a.nnz) * (4 + double(elem)) +
                          double(k * n) * double(elem) + double(rows * n) * double(elem);
-    const double floor_ms = bytes / g.copy_bandwidth * 1e3;
-    const double med = median(ms);
-    state.counters["ms"] = med;
-    state.counters["gflops"] = 2.0 * double(a.nnz) * double(n) / (med * 1e-3) * 1e-9;
-    state.counters["floor_ms"] = floor_ms;
-    state.counters["floor_ratio"] = med / floor_ms;
-    // With the least a kernel launch takes added: no kernel can beat floor + launch.
-    state.counters["launch_ms"] = g.launch_seconds * 1e3;
-    state.counters["floor_launch_ratio"] = med / (floor_ms + g.launch_seconds * 1e3);
-    state.counters["bytes_moved"] = bytes;
-    state.counters["call_host_us"] = median(host_us);
-    // Samples whose call waited for its own stream (the hold timed out): 0 for a call
-    // that only queues work, as SpMM should.
-    state.counters["hold_expired"] = hold.expired();
+    report_held_samples(state, samples, bytes, 2.0 * double(a.nnz) * double(n));
     state.counters["n"] = double(n);
     state.counters["nnz_a"] = double(a.nnz);
     state.counters["rows"] = double(rows);

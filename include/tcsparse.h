@@ -30,7 +30,8 @@
  *    any thread at any time.
  *  - Index types: descriptors accept 16U/32I/64I like cuSPARSE; the computing
  *    functions of this version support 32-bit indices (TCS_INDEX_32I) and return
- *    TCS_STATUS_NOT_SUPPORTED for the others.
+ *    TCS_STATUS_NOT_SUPPORTED for the others. (Through the cuSPARSE swap-in shim,
+ *    such calls are forwarded to the real cuSPARSE: docs/forwarding.md.)
  */
 #ifndef TCSPARSE_H_
 #define TCSPARSE_H_
@@ -198,6 +199,22 @@ typedef enum {
     TCS_SPMM_CSR_MERGE        = 101, /**< merge-spmm family: merge-path over rows and nonzeros */
     TCS_SPMM_BSR_TC           = 102  /**< SMaT family: BCSR blocks on tensor cores */
 } tcsSpMMAlg_t;
+
+/**
+ * SpMV algorithms. The values equal cusparseSpMVAlg_t. DEFAULT, CSR_ALG1 and CSR_ALG2
+ * run tcsparse's CSR product (the one-column kernel of SpMM's row-split family), which
+ * is deterministic whichever is named; COO, SELL and BSR values are accepted as
+ * arguments and return TCS_STATUS_NOT_SUPPORTED when the matrix is CSR.
+ */
+typedef enum {
+    TCS_SPMV_ALG_DEFAULT = 0,
+    TCS_SPMV_COO_ALG1    = 1,
+    TCS_SPMV_CSR_ALG1    = 2,
+    TCS_SPMV_CSR_ALG2    = 3, /**< cuSPARSE's deterministic CSR value */
+    TCS_SPMV_COO_ALG2    = 4,
+    TCS_SPMV_SELL_ALG1   = 5,
+    TCS_SPMV_BSR_ALG1    = 6
+} tcsSpMVAlg_t;
 /** \} */
 
 /* ---------------------------------------------------------------------------------- */
@@ -225,6 +242,13 @@ struct tcsDnMatDescr;
 typedef struct tcsDnMatDescr*       tcsDnMatDescr_t;
 /** A dense matrix descriptor the library only reads (input B of SpMM). */
 typedef struct tcsDnMatDescr const* tcsConstDnMatDescr_t;
+
+struct tcsDnVecDescr;
+/** Dense vector descriptor: created by tcsCreateDnVec / tcsCreateConstDnVec,
+ *  destroyed by tcsDestroyDnVec. It stores the caller's pointer, never copies data. */
+typedef struct tcsDnVecDescr*       tcsDnVecDescr_t;
+/** A dense vector descriptor the library only reads (input x of SpMV). */
+typedef struct tcsDnVecDescr const* tcsConstDnVecDescr_t;
 
 struct tcsSpGEMMDescr;
 /** SpGEMM descriptor: remembers the stage of the protocol, the buffers given to
@@ -502,6 +526,51 @@ TCS_API tcsStatus_t tcsCheckMatrixCsr(tcsHandle_t handle, tcsConstSpMatDescr_t m
 /** \} */
 
 /* ---------------------------------------------------------------------------------- */
+/* Dense vector descriptors                                                           */
+/* ---------------------------------------------------------------------------------- */
+
+/** \defgroup tcs_dense_vector Dense vector descriptors
+ *  \{ */
+
+/** Describes a dense vector of `size` elements of valueType (CUDA_R_32F, CUDA_R_64F,
+ *  CUDA_R_16F or CUDA_R_16BF) in the caller's device array `values`, which must be
+ *  aligned to its element type. size = 0 with NULL values is accepted. Host only,
+ *  synchronous, allocates a small host object. Statuses: SUCCESS; INVALID_VALUE (NULL
+ *  dnVecDescr, negative size, NULL or misaligned values with size > 0, a value type
+ *  outside the four); ALLOC_FAILED. */
+TCS_API tcsStatus_t tcsCreateDnVec(tcsDnVecDescr_t* dnVecDescr, int64_t size, void* values,
+                                   cudaDataType valueType);
+
+/** tcsCreateDnVec for a vector the library only reads (x of SpMV). Same checks. */
+TCS_API tcsStatus_t tcsCreateConstDnVec(tcsConstDnVecDescr_t* dnVecDescr, int64_t size,
+                                        const void* values, cudaDataType valueType);
+
+/** Destroys a dense vector descriptor (not the caller's array). NULL is accepted.
+ *  Statuses: SUCCESS; NOT_INITIALIZED for a pointer that is not a live vector. */
+TCS_API tcsStatus_t tcsDestroyDnVec(tcsConstDnVecDescr_t dnVecDescr);
+
+/** Writes the size, the value array and the value type; no output may be NULL.
+ *  INVALID_VALUE for a descriptor created const (use tcsConstDnVecGet). */
+TCS_API tcsStatus_t tcsDnVecGet(tcsDnVecDescr_t dnVecDescr, int64_t* size, void** values,
+                                cudaDataType* valueType);
+
+/** tcsDnVecGet for any live vector, const or not, with a const value pointer. */
+TCS_API tcsStatus_t tcsConstDnVecGet(tcsConstDnVecDescr_t dnVecDescr, int64_t* size,
+                                     const void** values, cudaDataType* valueType);
+
+/** Writes the value array pointer. INVALID_VALUE for a descriptor created const. */
+TCS_API tcsStatus_t tcsDnVecGetValues(tcsDnVecDescr_t dnVecDescr, void** values);
+
+/** Writes the value array pointer of any live vector, const or not. */
+TCS_API tcsStatus_t tcsConstDnVecGetValues(tcsConstDnVecDescr_t dnVecDescr,
+                                           const void** values);
+
+/** Replaces the value array pointer (NULL only when size is 0; aligned to the element
+ *  type). INVALID_VALUE for a descriptor created const. */
+TCS_API tcsStatus_t tcsDnVecSetValues(tcsDnVecDescr_t dnVecDescr, void* values);
+/** \} */
+
+/* ---------------------------------------------------------------------------------- */
 /* SpGEMM: C = alpha * op(A) * op(B) + beta * C                                       */
 /* ---------------------------------------------------------------------------------- */
 
@@ -631,6 +700,118 @@ TCS_API tcsStatus_t tcsSpGEMM_copy(tcsHandle_t handle, tcsOperation_t opA, tcsOp
 /** \} */
 
 /* ---------------------------------------------------------------------------------- */
+/* SpGEMM with reuse: the pattern of C once, its values many times                    */
+/* ---------------------------------------------------------------------------------- */
+
+/**
+ * \defgroup tcs_spgemm_reuse SpGEMM with reuse: C's pattern once, its values many times
+ * For products whose patterns stay fixed while the values change (the Galerkin product
+ * of a nonlinear solve, PETSc's numeric phase). The protocol, identical to cuSPARSE's:
+ * \code
+ *   tcsSpGEMM_createDescr(&d);
+ *   tcsSpGEMMreuse_workEstimation(h, opA, opB, A, B, C, alg, d, &size1, NULL);
+ *   cudaMalloc(&buf1, size1);
+ *   tcsSpGEMMreuse_workEstimation(h, opA, opB, A, B, C, alg, d, &size1, buf1);
+ *   tcsSpGEMMreuse_nnz(..., &size2, NULL, &size3, NULL, &size4, NULL);
+ *   cudaMalloc buf2, buf3, buf4;
+ *   tcsSpGEMMreuse_nnz(..., &size2, buf2, &size3, buf3, &size4, buf4);
+ *   free buf1 and buf2 (allowed from here);  tcsSpMatGetSize(C, &m, &n, &nnzC);
+ *   cudaMalloc C's column and value arrays;  tcsCsrSetPointers(C, rowPtrC, colC, valC);
+ *   tcsSpGEMMreuse_copy(..., &size5, NULL);  cudaMalloc buf5;
+ *   tcsSpGEMMreuse_copy(..., &size5, buf5);          // C's row offsets and columns
+ *   free buf3 (allowed from here)
+ *   tcsSpGEMMreuse_compute(h, opA, opB, &alpha, A, B, &beta, C, computeType, alg, d);
+ *   ... new values in A and B, tcsSpGEMMreuse_compute again, as often as needed ...
+ *   free buf4 and buf5;  tcsSpGEMM_destroyDescr(d);
+ * \endcode
+ * What the buffers hold (the hash algorithm, the same passes as tcsSpGEMM_*): buffer1
+ * the analysis of A and B (products per row, C's row offsets, the symbolic pass's
+ * scratch); buffer4 a copy of that analysis and C's rows grouped by length, which
+ * every tcsSpGEMMreuse_compute reads; buffer3 nnz(C) scratch values, written by the
+ * pass of tcsSpGEMMreuse_copy that lays out C's structure, so that copy never writes
+ * C's own values; buffer2 and buffer5 are not used (their sizes are 256 bytes, never
+ * 0, so a buffer allocated from them is never NULL).
+ *
+ * Semantics: those of the SpGEMM group (CSR with 32-bit indices, opA = opB =
+ * NON_TRANSPOSE, unsorted input columns, symbolic zeros kept, sorted columns in C,
+ * bitwise reproducible values, no allocation, the handle's stream). The same opA,
+ * opB, matrices, algorithm and descriptor must be passed to every call; A and B may
+ * get new values between calls of tcsSpGEMMreuse_compute, never a new pattern (a
+ * changed size, array pointer or index base returns INVALID_VALUE). A descriptor runs
+ * either this protocol or the tcsSpGEMM_* one; starting one (its workEstimation)
+ * leaves the other's state alone.
+ * \{
+ */
+
+/**
+ * Stage 1. With externalBuffer1 == NULL: writes the bytes needed to *bufferSize1
+ * (host only). With a buffer of at least that size: the analysis and symbolic pass of
+ * tcsSpGEMM_workEstimation into buffer1, which must stay alive until
+ * tcsSpGEMMreuse_nnz has run. Synchronizes the handle's stream once (to read nnz(C)
+ * and the bins back). There is no alpha, beta or computeType: the value type of C
+ * (fp32 or fp64, equal to A's and B's) is the compute type. Statuses: SUCCESS;
+ * INVALID_VALUE (NULL or mismatched arguments, enums out of range, incompatible
+ * dimensions, a buffer smaller than required); NOT_SUPPORTED (op, format, index or
+ * value type not supported); INSUFFICIENT_RESOURCES (beyond 32-bit indices);
+ * EXECUTION_FAILED.
+ */
+TCS_API tcsStatus_t tcsSpGEMMreuse_workEstimation(tcsHandle_t handle, tcsOperation_t opA,
+                                                  tcsOperation_t opB, tcsConstSpMatDescr_t matA,
+                                                  tcsConstSpMatDescr_t matB, tcsSpMatDescr_t matC,
+                                                  tcsSpGEMMAlg_t alg,
+                                                  tcsSpGEMMDescr_t spgemmDescr,
+                                                  size_t* bufferSize1, void* externalBuffer1);
+
+/**
+ * Stage 2. With all three buffers NULL: writes the bytes of buffers 2, 3 and 4 (host
+ * only, exact). With all three given: copies the analysis from buffer1 into buffer4
+ * and groups C's rows by length there (asynchronous, on the handle's stream), and
+ * records nnz(C) in matC (tcsSpMatGetSize). Afterwards buffer1 and buffer2 may be
+ * freed (with cudaFree, or after the stream has reached this point); buffer3 must live
+ * until tcsSpGEMMreuse_copy, buffer4 until the last tcsSpGEMMreuse_compute. Statuses:
+ * SUCCESS; INVALID_VALUE (some buffers NULL and others not, a size below the query's,
+ * arguments that differ from stage 1's); NOT_INITIALIZED if stage 1 has not run with
+ * a buffer on this descriptor.
+ */
+TCS_API tcsStatus_t tcsSpGEMMreuse_nnz(tcsHandle_t handle, tcsOperation_t opA,
+                                       tcsOperation_t opB, tcsConstSpMatDescr_t matA,
+                                       tcsConstSpMatDescr_t matB, tcsSpMatDescr_t matC,
+                                       tcsSpGEMMAlg_t alg, tcsSpGEMMDescr_t spgemmDescr,
+                                       size_t* bufferSize2, void* externalBuffer2,
+                                       size_t* bufferSize3, void* externalBuffer3,
+                                       size_t* bufferSize4, void* externalBuffer4);
+
+/**
+ * Stage 3. With externalBuffer5 == NULL: writes the bytes of buffer5 (host only). With
+ * a buffer: writes C's row offsets and sorted column indices into the arrays set on
+ * matC (tcsCsrSetPointers, nnz(C) entries); C's values are not written. Asynchronous.
+ * Afterwards buffer3 may be freed; buffer5 must live until the last
+ * tcsSpGEMMreuse_compute. Statuses: SUCCESS; INVALID_VALUE (C's arrays not set, nnz
+ * of C changed, arguments that differ); NOT_INITIALIZED if stage 2 has not run.
+ */
+TCS_API tcsStatus_t tcsSpGEMMreuse_copy(tcsHandle_t handle, tcsOperation_t opA,
+                                        tcsOperation_t opB, tcsConstSpMatDescr_t matA,
+                                        tcsConstSpMatDescr_t matB, tcsSpMatDescr_t matC,
+                                        tcsSpGEMMAlg_t alg, tcsSpGEMMDescr_t spgemmDescr,
+                                        size_t* bufferSize5, void* externalBuffer5);
+
+/**
+ * The numeric pass: C = alpha*op(A)*op(B) + beta*C on the pattern stage 3 wrote, with
+ * the values A and B hold now. With beta != 0 C's value array must hold values on
+ * that pattern. computeType must equal the value type of A, B and C. Asynchronous;
+ * may be called any number of times. Statuses: SUCCESS; INVALID_VALUE (arguments
+ * that differ from the earlier stages, C's arrays changed size); NOT_SUPPORTED
+ * (computeType); NOT_INITIALIZED if stage 3 has not run.
+ */
+TCS_API tcsStatus_t tcsSpGEMMreuse_compute(tcsHandle_t handle, tcsOperation_t opA,
+                                           tcsOperation_t opB, const void* alpha,
+                                           tcsConstSpMatDescr_t matA, tcsConstSpMatDescr_t matB,
+                                           const void* beta, tcsSpMatDescr_t matC,
+                                           cudaDataType computeType, tcsSpGEMMAlg_t alg,
+                                           tcsSpGEMMDescr_t spgemmDescr);
+/** \} */
+
+/* ---------------------------------------------------------------------------------- */
 /* SpMM: C = alpha * op(A) * op(B) + beta * C, A sparse, B and C dense                 */
 /* ---------------------------------------------------------------------------------- */
 
@@ -703,6 +884,66 @@ TCS_API tcsStatus_t tcsSpMM(tcsHandle_t handle, tcsOperation_t opA, tcsOperation
                             const void* alpha, tcsConstSpMatDescr_t matA,
                             tcsConstDnMatDescr_t matB, const void* beta, tcsDnMatDescr_t matC,
                             cudaDataType computeType, tcsSpMMAlg_t alg, void* externalBuffer);
+/** \} */
+
+/* ---------------------------------------------------------------------------------- */
+/* SpMV: y = alpha * op(A) * x + beta * y, A sparse, x and y dense vectors            */
+/* ---------------------------------------------------------------------------------- */
+
+/**
+ * \defgroup tcs_spmv SpMV: y = alpha * op(A) * x + beta * y, A sparse, x and y dense
+ * The product a Krylov solver makes most. It is SpMM with one column (x and y are
+ * the k x 1 and m x 1 dense matrices of the SpMM group, row-major), so it shares that
+ * group's kernels (row-split's one-column kernel, with whole blocks or warps for long
+ * rows), buffer, preprocess contract, determinism and graph capture. Semantics shared
+ * by the three calls:
+ *  - A is CSR with 32-bit indices; op(A) is m x k, x has k elements and y m.
+ *  - Types (A and x / y / computeType): fp32/fp32/fp32, fp64/fp64/fp64, and fp16 or
+ *    bf16 A and x with fp32 compute and y of the input type or fp32.
+ *  - opA: NON_TRANSPOSE or TRANSPOSE; CONJUGATE_TRANSPOSE equals TRANSPOSE for real
+ *    types. For op(A) = A^T the buffer holds a transposed copy of A (made by
+ *    tcsSpMV_preprocess, or by every tcsSpMV call without it: preprocess once).
+ *  - alg: TCS_SPMV_ALG_DEFAULT, CSR_ALG1 or CSR_ALG2, all the same deterministic
+ *    product; the COO, SELL and BSR values return NOT_SUPPORTED.
+ *  - alpha and beta follow the handle's pointer mode; beta == 0 never reads y (y may
+ *    hold NaN).
+ *  - No allocation. tcsSpMV is asynchronous and never synchronizes; the same input,
+ *    handle device and sizes give bitwise the same y, with or without preprocess.
+ *  - Statuses: SUCCESS; INVALID_VALUE (NULL or inconsistent arguments, enums out of
+ *    range, sizes that do not match, buffer NULL when the size is > 0); NOT_SUPPORTED
+ *    (a format, index type, algorithm or type combination this version lacks);
+ *    EXECUTION_FAILED.
+ * \{
+ */
+
+/** Writes the bytes of external buffer the call needs to *bufferSize (may be 0).
+ *  Host only. Depends on the sizes, types, opA and algorithm, never on values or
+ *  addresses. */
+TCS_API tcsStatus_t tcsSpMV_bufferSize(tcsHandle_t handle, tcsOperation_t opA,
+                                       const void* alpha, tcsConstSpMatDescr_t matA,
+                                       tcsConstDnVecDescr_t vecX, const void* beta,
+                                       tcsDnVecDescr_t vecY, cudaDataType computeType,
+                                       tcsSpMVAlg_t alg, size_t* bufferSize);
+
+/** Analyses A's structure into externalBuffer and makes it matA's active buffer, as
+ *  tcsSpMM_preprocess does (one active buffer per matrix, shared with SpMM: a
+ *  preprocess of either replaces the other's). Later tcsSpMV calls with this buffer
+ *  and the same parameters (alpha, beta, x, y and A's values may change) reuse it. May
+ *  wait for the stream once, to read the count of long rows (not while the stream is
+ *  being captured). */
+TCS_API tcsStatus_t tcsSpMV_preprocess(tcsHandle_t handle, tcsOperation_t opA,
+                                       const void* alpha, tcsConstSpMatDescr_t matA,
+                                       tcsConstDnVecDescr_t vecX, const void* beta,
+                                       tcsDnVecDescr_t vecY, cudaDataType computeType,
+                                       tcsSpMVAlg_t alg, void* externalBuffer);
+
+/** Computes y = alpha*op(A)*x + beta*y. Without an earlier preprocess on this buffer
+ *  it does the analysis itself on each call. Calls that may run at the same time on
+ *  different streams need buffers of their own. */
+TCS_API tcsStatus_t tcsSpMV(tcsHandle_t handle, tcsOperation_t opA, const void* alpha,
+                            tcsConstSpMatDescr_t matA, tcsConstDnVecDescr_t vecX,
+                            const void* beta, tcsDnVecDescr_t vecY, cudaDataType computeType,
+                            tcsSpMVAlg_t alg, void* externalBuffer);
 /** \} */
 
 #ifdef __cplusplus

@@ -22,18 +22,22 @@
  *  - the types, as typedefs of the tcs types: cusparseStatus_t, cusparseHandle_t,
  *    cusparsePointerMode_t, cusparseOperation_t, cusparseIndexBase_t,
  *    cusparseIndexType_t, cusparseOrder_t, cusparseFormat_t, cusparse(Const)SpMatDescr_t,
- *    cusparse(Const)DnMatDescr_t, cusparseSpGEMMDescr_t, cusparseSpGEMMAlg_t,
- *    cusparseSpMMAlg_t; every enum value is numerically the cuSPARSE one;
+ *    cusparse(Const)DnMatDescr_t, cusparse(Const)DnVecDescr_t, cusparseSpGEMMDescr_t,
+ *    cusparseSpGEMMAlg_t, cusparseSpMMAlg_t, cusparseSpMVAlg_t; every enum value is
+ *    numerically the cuSPARSE one;
  *  - the CUSPARSE_* constants of those enums, including cuSPARSE's own misspellings
  *    CUSPARSE_SPGEMM_CSR_ALG_DETERMINITIC and _NONDETERMINITIC;
  *  - the functions tcsparse implements, as #define cusparseX tcsX: handle, stream,
  *    pointer mode, error strings, version and property; CSR and dense matrix
- *    descriptors (create, const create, get, set, destroy); SpGEMM (all seven
- *    functions); SpMM (all three).
+ *    descriptors (create, const create, get, set, destroy); dense vectors (all eight
+ *    functions); SpGEMM (all seven); the SpGEMMreuse family (all four); SpMM (all
+ *    three); SpMV (all three).
  *
- * What is not mapped: every other cuSPARSE function and type (SpMV, SpVec/DnVec, COO,
- * CSC, BSR and ELL descriptors, which no tcsparse product takes yet, SpSV, the
- * SpGEMMreuse family, the Const*Get accessors, the legacy API). A call to
+ * What is not mapped: every other cuSPARSE function and type (SpVec, COO, CSC, BSR
+ * and ELL descriptors, which no tcsparse product takes yet, SpSV, conversions, the
+ * Const*Get accessors of matrices, the legacy API). The binary shim,
+ * libtcsparse_cusparse.so, forwards those to the real cuSPARSE; this header, which
+ * builds against tcsparse alone, cannot. A call to
  * one of them does not compile or does not link, which names exactly what tcsparse
  * lacks; nothing is silently routed to a stub. Mixing is possible per translation
  * unit: files compiled with this header use tcsparse, the others cuSPARSE, and a
@@ -95,6 +99,9 @@ typedef tcsConstDnMatDescr_t  cusparseConstDnMatDescr_t;
 typedef tcsSpGEMMDescr_t      cusparseSpGEMMDescr_t;
 typedef tcsSpGEMMAlg_t        cusparseSpGEMMAlg_t;
 typedef tcsSpMMAlg_t          cusparseSpMMAlg_t;
+typedef tcsSpMVAlg_t          cusparseSpMVAlg_t;
+typedef tcsDnVecDescr_t       cusparseDnVecDescr_t;
+typedef tcsConstDnVecDescr_t  cusparseConstDnVecDescr_t;
 
 /* ---- Enum constants ------------------------------------------------------------- */
 
@@ -153,6 +160,14 @@ typedef tcsSpMMAlg_t          cusparseSpMMAlg_t;
 #define CUSPARSE_SPMM_BLOCKED_ELL_ALG1 TCS_SPMM_BLOCKED_ELL_ALG1
 #define CUSPARSE_SPMM_BSR_ALG1         TCS_SPMM_BSR_ALG1
 
+#define CUSPARSE_SPMV_ALG_DEFAULT TCS_SPMV_ALG_DEFAULT
+#define CUSPARSE_SPMV_COO_ALG1    TCS_SPMV_COO_ALG1
+#define CUSPARSE_SPMV_CSR_ALG1    TCS_SPMV_CSR_ALG1
+#define CUSPARSE_SPMV_CSR_ALG2    TCS_SPMV_CSR_ALG2
+#define CUSPARSE_SPMV_COO_ALG2    TCS_SPMV_COO_ALG2
+#define CUSPARSE_SPMV_SELL_ALG1   TCS_SPMV_SELL_ALG1
+#define CUSPARSE_SPMV_BSR_ALG1    TCS_SPMV_BSR_ALG1
+
 /* ---- Functions ------------------------------------------------------------------ */
 
 #define cusparseCreate            tcsCreate
@@ -184,6 +199,15 @@ typedef tcsSpMMAlg_t          cusparseSpMMAlg_t;
 #define cusparseDnMatGetValues    tcsDnMatGetValues
 #define cusparseDnMatSetValues    tcsDnMatSetValues
 
+#define cusparseCreateDnVec         tcsCreateDnVec
+#define cusparseCreateConstDnVec    tcsCreateConstDnVec
+#define cusparseDestroyDnVec        tcsDestroyDnVec
+#define cusparseDnVecGet            tcsDnVecGet
+#define cusparseConstDnVecGet       tcsConstDnVecGet
+#define cusparseDnVecGetValues      tcsDnVecGetValues
+#define cusparseConstDnVecGetValues tcsConstDnVecGetValues
+#define cusparseDnVecSetValues      tcsDnVecSetValues
+
 #define cusparseSpGEMM_createDescr    tcsSpGEMM_createDescr
 #define cusparseSpGEMM_destroyDescr   tcsSpGEMM_destroyDescr
 #define cusparseSpGEMM_workEstimation tcsSpGEMM_workEstimation
@@ -192,9 +216,18 @@ typedef tcsSpMMAlg_t          cusparseSpMMAlg_t;
 #define cusparseSpGEMM_compute        tcsSpGEMM_compute
 #define cusparseSpGEMM_copy           tcsSpGEMM_copy
 
+#define cusparseSpGEMMreuse_workEstimation tcsSpGEMMreuse_workEstimation
+#define cusparseSpGEMMreuse_nnz            tcsSpGEMMreuse_nnz
+#define cusparseSpGEMMreuse_copy           tcsSpGEMMreuse_copy
+#define cusparseSpGEMMreuse_compute        tcsSpGEMMreuse_compute
+
 #define cusparseSpMM_bufferSize   tcsSpMM_bufferSize
 #define cusparseSpMM_preprocess   tcsSpMM_preprocess
 #define cusparseSpMM              tcsSpMM
+
+#define cusparseSpMV_bufferSize   tcsSpMV_bufferSize
+#define cusparseSpMV_preprocess   tcsSpMV_preprocess
+#define cusparseSpMV              tcsSpMV
 
 #ifdef __cplusplus
 extern "C" {

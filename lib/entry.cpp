@@ -79,6 +79,18 @@ bool valid(tcsSpMMAlg_t v) noexcept {
     }
     return false;
 }
+bool valid(tcsSpMVAlg_t v) noexcept {
+    switch (v) {
+    case TCS_SPMV_ALG_DEFAULT:
+    case TCS_SPMV_COO_ALG1:
+    case TCS_SPMV_CSR_ALG1:
+    case TCS_SPMV_CSR_ALG2:
+    case TCS_SPMV_COO_ALG2:
+    case TCS_SPMV_SELL_ALG1:
+    case TCS_SPMV_BSR_ALG1: return true;
+    }
+    return false;
+}
 bool valid_data_type(cudaDataType v) noexcept {
     return v == CUDA_R_32F || v == CUDA_R_64F || v == CUDA_R_16F || v == CUDA_R_16BF;
 }

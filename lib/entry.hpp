@@ -54,6 +54,7 @@ bool valid(tcsPointerMode_t v) noexcept;
 bool valid(tcsMath_t v) noexcept;
 bool valid(tcsSpGEMMAlg_t v) noexcept;
 bool valid(tcsSpMMAlg_t v) noexcept;
+bool valid(tcsSpMVAlg_t v) noexcept;
 bool valid_data_type(cudaDataType v) noexcept;  // the four value types tcsparse knows
 template <class E>
 inline void check_enum(E v, int index, const char* name) {

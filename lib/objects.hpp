@@ -58,6 +58,15 @@ struct tcsDnMatDescr {
     tcsOrder_t order = TCS_ORDER_COL;
 };
 
+struct tcsDnVecDescr {
+    static constexpr std::uint32_t kMagic = 0x7C5C0555u;
+    std::uint32_t magic = kMagic;
+    bool is_const = false;
+    std::int64_t size = 0;
+    void* values = nullptr;
+    cudaDataType value_type = CUDA_R_32F;
+};
+
 // The structure of an SpGEMM input as the analysis saw it; compute and copy must see
 // the same (new values are allowed, a new pattern is not).
 struct tcsSpGEMMShape {
@@ -72,6 +81,22 @@ struct tcsSpGEMMShape {
     }
 };
 
+// The SpGEMMreuse protocol (lib/spgemm_reuse.cpp), kept apart from the plain one so
+// that neither can leave the other's plan and buffers inconsistent.
+struct tcsSpGEMMReuse {
+    enum class stage { none, estimated, counted, structured };
+    stage at = stage::none;
+    tcsSpGEMMAlg_t alg = TCS_SPGEMM_DEFAULT;
+    std::unique_ptr<tcs::spgemm::plan> plan;
+    void* buffer1 = nullptr;        // the analysis, until nnz copies it into buffer4
+    std::size_t analysis_bytes = 0;  // of buffer1, as the plan carves it
+    void* analysis = nullptr;       // buffer4: the analysis, then the plan's buffer2
+    void* stage2 = nullptr;         // inside buffer4
+    void* scratch_values = nullptr; // buffer3, until copy
+    tcsSpGEMMShape a, b;
+    std::int64_t nnz_c = 0;
+};
+
 struct tcsSpGEMMDescr {
     static constexpr std::uint32_t kMagic = 0x7C5C0444u;
     enum class stage { created, estimated, computed, copied };
@@ -84,4 +109,5 @@ struct tcsSpGEMMDescr {
     void* buffer2 = nullptr;
     tcsSpGEMMShape a, b;
     std::int64_t c_rows = 0, c_cols = 0;
+    tcsSpGEMMReuse reuse;
 };

@@ -3,12 +3,12 @@
 #include "entry.hpp"
 #include "input_check.hpp"
 #include "objects.hpp"
+#include "spmm_rules.hpp"
 #include "views.hpp"
 
 #include "spmm/spmm.hpp"
 
 #include <cstdint>
-#include <initializer_list>
 
 using namespace tcs::api;
 
@@ -34,22 +34,6 @@ tcs::spmm::algorithm algorithm_of(tcsSpMMAlg_t alg) {
     }
     reject(9, "alg", "is an algorithm for another sparse format than CSR",
            TCS_STATUS_NOT_SUPPORTED);
-}
-
-// (A/B type, C type, compute type) combinations, as cuSPARSE lists them for CSR.
-bool supported_types(cudaDataType ab, cudaDataType c, cudaDataType compute) {
-    switch (ab) {
-    case CUDA_R_32F: return c == CUDA_R_32F && compute == CUDA_R_32F;
-    case CUDA_R_64F: return c == CUDA_R_64F && compute == CUDA_R_64F;
-    case CUDA_R_16F: return (c == CUDA_R_16F || c == CUDA_R_32F) && compute == CUDA_R_32F;
-    case CUDA_R_16BF: return (c == CUDA_R_16BF || c == CUDA_R_32F) && compute == CUDA_R_32F;
-    default: return false;
-    }
-}
-
-std::uint64_t mix(std::uint64_t h, std::uint64_t v) {
-    h ^= v + 0x9e3779b97f4a7c15ull + (h << 6) + (h >> 2);
-    return h;
 }
 
 call check_call(tcsHandle_t handle, tcsOperation_t opA, tcsOperation_t opB, const void* alpha,
@@ -78,31 +62,21 @@ call check_call(tcsHandle_t handle, tcsOperation_t opA, tcsOperation_t opB, cons
     check(c->cols == n, 7, "matC", "has columns != op(B) columns");
     check(a->value_type == b->value_type, 5, "matB", "value type differs from matA's",
           TCS_STATUS_NOT_SUPPORTED);
-    check(supported_types(a->value_type, c->value_type, computeType), 8, "computeType",
+    check(supported_product_types(a->value_type, c->value_type, computeType), 8, "computeType",
           "does not fit the value types of A, B and C", TCS_STATUS_NOT_SUPPORTED);
 
-    call k_{a, {}, 0};
+    call k_{a, product_of(*handle, *a, ta, alpha, beta, computeType), 0};
     tcs::spmm::problem& p = k_.problem;
-    p.trans_a = ta;
     p.trans_b = tb;
-    p.a = csr_view_of(*a);
     p.b = dense_view_of(*b);
     p.c = dense_view_of(*c);
-    p.compute = value_type_of(computeType);
-    p.alpha = scalar_of(*handle, alpha, computeType);
-    p.beta = scalar_of(*handle, beta, computeType);
     p.alg = family;
-    p.stream = handle->stream;
-    p.device = &handle->device;
 
-    std::uint64_t key = 0;
-    for (std::uint64_t v :
-         {std::uint64_t(opA), std::uint64_t(opB), std::uint64_t(alg), std::uint64_t(computeType),
-          std::uint64_t(b->order), std::uint64_t(c->order), std::uint64_t(n),
-          std::uint64_t(a->rows), std::uint64_t(a->cols), std::uint64_t(a->nnz),
-          std::uint64_t(reinterpret_cast<std::uintptr_t>(a->offsets)),
-          std::uint64_t(reinterpret_cast<std::uintptr_t>(a->columns)), std::uint64_t(a->base)})
-        key = mix(key, v);
+    const std::uint64_t key = memo_key(
+        {std::uint64_t(opA), std::uint64_t(opB), std::uint64_t(alg), std::uint64_t(computeType),
+         std::uint64_t(b->order), std::uint64_t(c->order), std::uint64_t(n),
+         std::uint64_t(a->rows), std::uint64_t(a->cols), std::uint64_t(a->nnz),
+         address_bits(a->offsets), address_bits(a->columns), std::uint64_t(a->base)});
     k_.key = key;
     return k_;
 }

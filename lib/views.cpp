@@ -29,6 +29,18 @@ tcsDnMatDescr* live_dense_mutable(tcsDnMatDescr_t d, int index, const char* name
     return d;
 }
 
+const tcsDnVecDescr* live_vector(tcsConstDnVecDescr_t d, int index, const char* name) {
+    check(d != nullptr, index, name, "must not be NULL");
+    check(d->magic == tcsDnVecDescr::kMagic, index, name, "is not a live dense vector",
+          TCS_STATUS_NOT_INITIALIZED);
+    return d;
+}
+tcsDnVecDescr* live_vector_mutable(tcsDnVecDescr_t d, int index, const char* name) {
+    live_vector(d, index, name);
+    check(!d->is_const, index, name, "was created const");
+    return d;
+}
+
 tcs::value_type value_type_of(cudaDataType t) {
     switch (t) {
     case CUDA_R_32F: return tcs::value_type::f32;

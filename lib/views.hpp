@@ -13,6 +13,8 @@ const tcsSpMatDescr* live_sparse(tcsConstSpMatDescr_t d, int index, const char* 
 tcsSpMatDescr* live_sparse_mutable(tcsSpMatDescr_t d, int index, const char* name);
 const tcsDnMatDescr* live_dense(tcsConstDnMatDescr_t d, int index, const char* name);
 tcsDnMatDescr* live_dense_mutable(tcsDnMatDescr_t d, int index, const char* name);
+const tcsDnVecDescr* live_vector(tcsConstDnVecDescr_t d, int index, const char* name);
+tcsDnVecDescr* live_vector_mutable(tcsDnVecDescr_t d, int index, const char* name);
 
 tcs::value_type value_type_of(cudaDataType t);  // one of the four valid types
 tcs::csr_view csr_view_of(const tcsSpMatDescr& d);  // CSR with 32-bit indices

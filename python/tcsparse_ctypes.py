@@ -145,6 +145,17 @@ class MatrixCheck(enum.IntEnum):
     TCS_CHECK_SORTED = 2
 
 
+class SpMVAlg(enum.IntEnum):
+    """tcsSpMVAlg_t"""
+    TCS_SPMV_ALG_DEFAULT = 0
+    TCS_SPMV_COO_ALG1 = 1
+    TCS_SPMV_CSR_ALG1 = 2
+    TCS_SPMV_CSR_ALG2 = 3
+    TCS_SPMV_COO_ALG2 = 4
+    TCS_SPMV_SELL_ALG1 = 5
+    TCS_SPMV_BSR_ALG1 = 6
+
+
 class DataType(enum.IntEnum):
     """cudaDataType (library_types.h): the value types tcsparse knows"""
     CUDA_R_32F = 0
@@ -161,7 +172,7 @@ class LibraryProperty(enum.IntEnum):
 
 
 ENUMS = (Status, PointerMode, Operation, IndexBase, IndexType, Order, Format, Math,
-         SpGEMMAlg, SpMMAlg, DataStatus, MatrixCheck, DataType, LibraryProperty)
+         SpGEMMAlg, SpMMAlg, SpMVAlg, DataStatus, MatrixCheck, DataType, LibraryProperty)
 for _enum in ENUMS:
     globals().update(_enum.__members__)
 
@@ -213,6 +224,14 @@ PROTOTYPES = {
     "tcsDnMatSetValues": "hp",
     "tcsCheckMatrixCsr_bufferSize": "hhez",
     "tcsCheckMatrixCsr": "hheEp",
+    "tcsCreateDnVec": "Oipe",
+    "tcsCreateConstDnVec": "Oipe",
+    "tcsDestroyDnVec": "h",
+    "tcsDnVecGet": "hIOE",
+    "tcsConstDnVecGet": "hIOE",
+    "tcsDnVecGetValues": "hO",
+    "tcsConstDnVecGetValues": "hO",
+    "tcsDnVecSetValues": "hp",
     "tcsSpGEMM_createDescr": "O",
     "tcsSpGEMM_destroyDescr": "h",
     "tcsSpGEMM_workEstimation": "heephhpheehzp",
@@ -220,9 +239,16 @@ PROTOTYPES = {
     "tcsSpGEMM_estimateMemory": "heephhpheehfzpz",
     "tcsSpGEMM_compute": "heephhpheehzp",
     "tcsSpGEMM_copy": "heephhpheeh",
+    "tcsSpGEMMreuse_workEstimation": "heehhhehzp",
+    "tcsSpGEMMreuse_nnz": "heehhhehzpzpzp",
+    "tcsSpGEMMreuse_copy": "heehhhehzp",
+    "tcsSpGEMMreuse_compute": "heephhpheeh",
     "tcsSpMM_bufferSize": "heephhpheez",
     "tcsSpMM_preprocess": "heephhpheep",
     "tcsSpMM": "heephhpheep",
+    "tcsSpMV_bufferSize": "hephhpheez",
+    "tcsSpMV_preprocess": "hephhpheep",
+    "tcsSpMV": "hephhpheep",
 }
 _STRING_FUNCTIONS = ("tcsGetErrorName", "tcsGetErrorString")
 
@@ -576,3 +602,49 @@ def spmm(a, x, alpha=1.0, beta=0.0, c=None, index_base=0, alg=None, lib=None):
         cuda.synchronize()
         cuda.download(c_host, c_device)
     return c_host
+
+
+def spmv(a, x, alpha=1.0, beta=0.0, y=None, index_base=0, transpose=False, lib=None):
+    """alpha * op(a) @ x + beta * y for a scipy.sparse matrix a and numpy vectors x and y,
+    computed on the GPU by tcsSpMV (op(a) = a.T with transpose=True). float32 inputs
+    give a float32 result, anything else float64."""
+    import numpy as np
+    import scipy.sparse as sp
+
+    lib = lib or load()
+    cuda = cuda_runtime()
+    a = sp.csr_matrix(a)
+    m, k = (a.shape[1], a.shape[0]) if transpose else a.shape
+    x = np.asarray(x)
+    if x.shape != (k,):
+        raise ValueError("x has shape %s, expected %s" % (x.shape, (k,)))
+    _check_32bit(a)
+    dtype, value_type, scalar = _value_type(np, a.dtype, x.dtype)
+    alpha_value, beta_value = scalar(alpha), scalar(beta if y is not None else 0)
+    x = np.ascontiguousarray(x, dtype=dtype)
+    y_host = np.zeros(m, dtype=dtype) if y is None else np.array(y, dtype=dtype)
+    if y_host.shape != (m,):
+        raise ValueError("y has shape %s, expected %s" % (y_host.shape, (m,)))
+
+    def describe_vector(stack, create, array, pointer):
+        descr = ctypes.c_void_p()
+        create(ctypes.byref(descr), array.shape[0], pointer, value_type)
+        stack.callback(lib.tcsDestroyDnVec, descr)
+        return descr
+
+    op = TCS_OPERATION_TRANSPOSE if transpose else TCS_OPERATION_NON_TRANSPOSE
+    with lib.handle() as handle, contextlib.ExitStack() as stack:
+        mat_a = _describe_csr(lib, cuda, stack, np, a, dtype, value_type, index_base)
+        x_device = cuda.upload(stack, x)
+        y_device = cuda.upload(stack, y_host)
+        vec_x = describe_vector(stack, lib.tcsCreateConstDnVec, x, x_device)
+        vec_y = describe_vector(stack, lib.tcsCreateDnVec, y_host, y_device)
+        common = (handle, op, ctypes.byref(alpha_value), mat_a, vec_x, ctypes.byref(beta_value),
+                  vec_y, value_type, TCS_SPMV_ALG_DEFAULT)
+        size = ctypes.c_size_t(0)
+        lib.tcsSpMV_bufferSize(*common, ctypes.byref(size))
+        buffer = cuda.allocate(stack, size.value)
+        lib.tcsSpMV(*common, buffer)
+        cuda.synchronize()
+        cuda.download(y_host, y_device)
+    return y_host

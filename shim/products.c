@@ -1,81 +1,60 @@
-/* cuSPARSE SpGEMM (all seven functions) and SpMM (all three), forwarded to tcsparse.
- * The protocol state (stage reached, buffers remembered until copy) lives in the
- * tcsparse descriptor, so the shim only converts the argument types. */
+/* The products tcsparse accelerates: SpGEMM (all seven functions), the SpGEMMreuse
+ * family, SpMM and SpMV. Each runs on tcsparse where every operand is one it can take;
+ * otherwise (another format, 64-bit indices, a strided batch, a type tcsparse lacks),
+ * or where tcsparse answers NOT_SUPPORTED for valid input, the real cuSPARSE runs it on
+ * the same objects. The stateless products decide per call: the same arguments always
+ * go the same way, so a buffer sized by one library is used by that library. An SpGEMM
+ * descriptor decides at each protocol's workEstimation and keeps that library until
+ * the next one: its later stages follow, whatever their operands. */
 #include "shim.h"
 
-/* The arguments every SpGEMM stage shares, converted to the tcs types. */
-#define TCS_SHIM_SPGEMM_ARGS                                                              \
-    (tcsHandle_t)handle, (tcsOperation_t)opA, (tcsOperation_t)opB, alpha,                 \
-        (tcsConstSpMatDescr_t)matA, (tcsConstSpMatDescr_t)matB, beta,                     \
-        (tcsSpMatDescr_t)matC, computeType, (tcsSpGEMMAlg_t)alg, (tcsSpGEMMDescr_t)spgemmDescr
+#include <stdlib.h>
 
-/* The arguments the three SpMM calls share. */
-#define TCS_SHIM_SPMM_ARGS                                                                \
-    (tcsHandle_t)handle, (tcsOperation_t)opA, (tcsOperation_t)opB, alpha,                 \
-        (tcsConstSpMatDescr_t)matA, (tcsConstDnMatDescr_t)matB, beta, (tcsDnMatDescr_t)matC, \
+/* The routing of a stateless call: tcsparse's status where it ran and answered
+ * anything but NOT_SUPPORTED, else the real library's (NOT_SUPPORTED without one). */
+#define TCS_SHIM_ACCELERATE(accelerable, tcs_call, forward_call)                        \
+    do {                                                                                 \
+        if (accelerable) {                                                               \
+            const cusparseStatus_t status_ = TCS_SHIM_STATUS(tcs_call);                  \
+            if (status_ != CUSPARSE_STATUS_NOT_SUPPORTED || !tcs_shim_real_available())  \
+                return status_;                                                          \
+        }                                                                                \
+        return forward_call;                                                             \
+    } while (0)
+
+/* ---- SpMM ----------------------------------------------------------------------- */
+
+/* The tcsparse objects of an SpMM call; ok = 0 when cuSPARSE alone can take it. */
+typedef struct {
+    int ok;
+    tcsHandle_t handle;
+    tcsSpMatDescr_t a;
+    tcsDnMatDescr_t b, c;
+} spmm_operands;
+
+static spmm_operands spmm_operands_of(cusparseHandle_t handle, cusparseConstSpMatDescr_t a,
+                                      cusparseConstDnMatDescr_t b, cusparseDnMatDescr_t c) {
+    spmm_operands k = {1, tcs_shim_tcs_handle(handle), NULL, NULL, NULL};
+    k.a = tcs_shim_tcs_spmat(a, &k.ok);
+    k.b = tcs_shim_tcs_dnmat(b, &k.ok);
+    k.c = tcs_shim_tcs_dnmat(c, &k.ok);
+    return k;
+}
+
+#define TCS_SHIM_SPMM_ARGS(k)                                                             \
+    k.handle, (tcsOperation_t)opA, (tcsOperation_t)opB, alpha, k.a, k.b, beta, k.c,       \
         computeType, (tcsSpMMAlg_t)alg
-
-/* ---- SpGEMM ---- */
-
-cusparseStatus_t CUSPARSEAPI cusparseSpGEMM_createDescr(cusparseSpGEMMDescr_t* descr) {
-    tcsSpGEMMDescr_t d = NULL;
-    const tcsStatus_t status = tcsSpGEMM_createDescr(TCS_SHIM_OUT(descr, d));
-    if (status == TCS_STATUS_SUCCESS) *descr = (cusparseSpGEMMDescr_t)d;
-    return TCS_SHIM_STATUS(status);
-}
-
-cusparseStatus_t CUSPARSEAPI cusparseSpGEMM_destroyDescr(cusparseSpGEMMDescr_t descr) {
-    return TCS_SHIM_STATUS(tcsSpGEMM_destroyDescr((tcsSpGEMMDescr_t)descr));
-}
-
-cusparseStatus_t CUSPARSEAPI cusparseSpGEMM_workEstimation(
-    cusparseHandle_t handle, cusparseOperation_t opA, cusparseOperation_t opB, const void* alpha,
-    cusparseConstSpMatDescr_t matA, cusparseConstSpMatDescr_t matB, const void* beta,
-    cusparseSpMatDescr_t matC, cudaDataType computeType, cusparseSpGEMMAlg_t alg,
-    cusparseSpGEMMDescr_t spgemmDescr, size_t* bufferSize1, void* externalBuffer1) {
-    return TCS_SHIM_STATUS(
-        tcsSpGEMM_workEstimation(TCS_SHIM_SPGEMM_ARGS, bufferSize1, externalBuffer1));
-}
-
-cusparseStatus_t CUSPARSEAPI cusparseSpGEMM_getNumProducts(cusparseSpGEMMDescr_t spgemmDescr,
-                                                           int64_t* num_prods) {
-    return TCS_SHIM_STATUS(tcsSpGEMM_getNumProducts((tcsSpGEMMDescr_t)spgemmDescr, num_prods));
-}
-
-cusparseStatus_t CUSPARSEAPI cusparseSpGEMM_estimateMemory(
-    cusparseHandle_t handle, cusparseOperation_t opA, cusparseOperation_t opB, const void* alpha,
-    cusparseConstSpMatDescr_t matA, cusparseConstSpMatDescr_t matB, const void* beta,
-    cusparseSpMatDescr_t matC, cudaDataType computeType, cusparseSpGEMMAlg_t alg,
-    cusparseSpGEMMDescr_t spgemmDescr, float chunk_fraction, size_t* bufferSize3,
-    void* externalBuffer3, size_t* bufferSize2) {
-    return TCS_SHIM_STATUS(tcsSpGEMM_estimateMemory(TCS_SHIM_SPGEMM_ARGS, chunk_fraction,
-                                                    bufferSize3, externalBuffer3, bufferSize2));
-}
-
-cusparseStatus_t CUSPARSEAPI cusparseSpGEMM_compute(
-    cusparseHandle_t handle, cusparseOperation_t opA, cusparseOperation_t opB, const void* alpha,
-    cusparseConstSpMatDescr_t matA, cusparseConstSpMatDescr_t matB, const void* beta,
-    cusparseSpMatDescr_t matC, cudaDataType computeType, cusparseSpGEMMAlg_t alg,
-    cusparseSpGEMMDescr_t spgemmDescr, size_t* bufferSize2, void* externalBuffer2) {
-    return TCS_SHIM_STATUS(tcsSpGEMM_compute(TCS_SHIM_SPGEMM_ARGS, bufferSize2, externalBuffer2));
-}
-
-cusparseStatus_t CUSPARSEAPI cusparseSpGEMM_copy(
-    cusparseHandle_t handle, cusparseOperation_t opA, cusparseOperation_t opB, const void* alpha,
-    cusparseConstSpMatDescr_t matA, cusparseConstSpMatDescr_t matB, const void* beta,
-    cusparseSpMatDescr_t matC, cudaDataType computeType, cusparseSpGEMMAlg_t alg,
-    cusparseSpGEMMDescr_t spgemmDescr) {
-    return TCS_SHIM_STATUS(tcsSpGEMM_copy(TCS_SHIM_SPGEMM_ARGS));
-}
-
-/* ---- SpMM ---- */
 
 cusparseStatus_t CUSPARSEAPI cusparseSpMM_bufferSize(
     cusparseHandle_t handle, cusparseOperation_t opA, cusparseOperation_t opB, const void* alpha,
     cusparseConstSpMatDescr_t matA, cusparseConstDnMatDescr_t matB, const void* beta,
     cusparseDnMatDescr_t matC, cudaDataType computeType, cusparseSpMMAlg_t alg,
     size_t* bufferSize) {
-    return TCS_SHIM_STATUS(tcsSpMM_bufferSize(TCS_SHIM_SPMM_ARGS, bufferSize));
+    const spmm_operands k = spmm_operands_of(handle, matA, matB, matC);
+    TCS_SHIM_ACCELERATE(k.ok, tcsSpMM_bufferSize(TCS_SHIM_SPMM_ARGS(k), bufferSize),
+                        tcs_shim_forward_cusparseSpMM_bufferSize(handle, opA, opB, alpha, matA,
+                                                                 matB, beta, matC, computeType,
+                                                                 alg, bufferSize));
 }
 
 cusparseStatus_t CUSPARSEAPI cusparseSpMM_preprocess(
@@ -83,7 +62,11 @@ cusparseStatus_t CUSPARSEAPI cusparseSpMM_preprocess(
     cusparseConstSpMatDescr_t matA, cusparseConstDnMatDescr_t matB, const void* beta,
     cusparseDnMatDescr_t matC, cudaDataType computeType, cusparseSpMMAlg_t alg,
     void* externalBuffer) {
-    return TCS_SHIM_STATUS(tcsSpMM_preprocess(TCS_SHIM_SPMM_ARGS, externalBuffer));
+    const spmm_operands k = spmm_operands_of(handle, matA, matB, matC);
+    TCS_SHIM_ACCELERATE(k.ok, tcsSpMM_preprocess(TCS_SHIM_SPMM_ARGS(k), externalBuffer),
+                        tcs_shim_forward_cusparseSpMM_preprocess(handle, opA, opB, alpha, matA,
+                                                                 matB, beta, matC, computeType,
+                                                                 alg, externalBuffer));
 }
 
 cusparseStatus_t CUSPARSEAPI cusparseSpMM(cusparseHandle_t handle, cusparseOperation_t opA,
@@ -92,5 +75,262 @@ cusparseStatus_t CUSPARSEAPI cusparseSpMM(cusparseHandle_t handle, cusparseOpera
                                           cusparseConstDnMatDescr_t matB, const void* beta,
                                           cusparseDnMatDescr_t matC, cudaDataType computeType,
                                           cusparseSpMMAlg_t alg, void* externalBuffer) {
-    return TCS_SHIM_STATUS(tcsSpMM(TCS_SHIM_SPMM_ARGS, externalBuffer));
+    const spmm_operands k = spmm_operands_of(handle, matA, matB, matC);
+    TCS_SHIM_ACCELERATE(k.ok, tcsSpMM(TCS_SHIM_SPMM_ARGS(k), externalBuffer),
+                        tcs_shim_forward_cusparseSpMM(handle, opA, opB, alpha, matA, matB, beta,
+                                                      matC, computeType, alg, externalBuffer));
+}
+
+/* ---- SpMV ----------------------------------------------------------------------- */
+
+typedef struct {
+    int ok;
+    tcsHandle_t handle;
+    tcsSpMatDescr_t a;
+    tcsDnVecDescr_t x, y;
+} spmv_operands;
+
+static spmv_operands spmv_operands_of(cusparseHandle_t handle, cusparseConstSpMatDescr_t a,
+                                      cusparseConstDnVecDescr_t x, cusparseDnVecDescr_t y) {
+    spmv_operands k = {1, tcs_shim_tcs_handle(handle), NULL, NULL, NULL};
+    k.a = tcs_shim_tcs_spmat(a, &k.ok);
+    k.x = tcs_shim_tcs_dnvec(x, &k.ok);
+    k.y = tcs_shim_tcs_dnvec(y, &k.ok);
+    return k;
+}
+
+#define TCS_SHIM_SPMV_ARGS(k)                                                             \
+    k.handle, (tcsOperation_t)opA, alpha, k.a, k.x, beta, k.y, computeType, (tcsSpMVAlg_t)alg
+
+cusparseStatus_t CUSPARSEAPI cusparseSpMV_bufferSize(
+    cusparseHandle_t handle, cusparseOperation_t opA, const void* alpha,
+    cusparseConstSpMatDescr_t matA, cusparseConstDnVecDescr_t vecX, const void* beta,
+    cusparseDnVecDescr_t vecY, cudaDataType computeType, cusparseSpMVAlg_t alg,
+    size_t* bufferSize) {
+    const spmv_operands k = spmv_operands_of(handle, matA, vecX, vecY);
+    TCS_SHIM_ACCELERATE(k.ok, tcsSpMV_bufferSize(TCS_SHIM_SPMV_ARGS(k), bufferSize),
+                        tcs_shim_forward_cusparseSpMV_bufferSize(handle, opA, alpha, matA, vecX,
+                                                                 beta, vecY, computeType, alg,
+                                                                 bufferSize));
+}
+
+cusparseStatus_t CUSPARSEAPI cusparseSpMV_preprocess(
+    cusparseHandle_t handle, cusparseOperation_t opA, const void* alpha,
+    cusparseConstSpMatDescr_t matA, cusparseConstDnVecDescr_t vecX, const void* beta,
+    cusparseDnVecDescr_t vecY, cudaDataType computeType, cusparseSpMVAlg_t alg,
+    void* externalBuffer) {
+    const spmv_operands k = spmv_operands_of(handle, matA, vecX, vecY);
+    TCS_SHIM_ACCELERATE(k.ok, tcsSpMV_preprocess(TCS_SHIM_SPMV_ARGS(k), externalBuffer),
+                        tcs_shim_forward_cusparseSpMV_preprocess(handle, opA, alpha, matA, vecX,
+                                                                 beta, vecY, computeType, alg,
+                                                                 externalBuffer));
+}
+
+cusparseStatus_t CUSPARSEAPI cusparseSpMV(cusparseHandle_t handle, cusparseOperation_t opA,
+                                          const void* alpha, cusparseConstSpMatDescr_t matA,
+                                          cusparseConstDnVecDescr_t vecX, const void* beta,
+                                          cusparseDnVecDescr_t vecY, cudaDataType computeType,
+                                          cusparseSpMVAlg_t alg, void* externalBuffer) {
+    const spmv_operands k = spmv_operands_of(handle, matA, vecX, vecY);
+    TCS_SHIM_ACCELERATE(k.ok, tcsSpMV(TCS_SHIM_SPMV_ARGS(k), externalBuffer),
+                        tcs_shim_forward_cusparseSpMV(handle, opA, alpha, matA, vecX, beta, vecY,
+                                                      computeType, alg, externalBuffer));
+}
+
+/* ---- SpGEMM --------------------------------------------------------------------- */
+
+cusparseStatus_t CUSPARSEAPI cusparseSpGEMM_createDescr(cusparseSpGEMMDescr_t* descr) {
+    tcsSpGEMMDescr_t t = NULL;
+    const tcsStatus_t status = tcsSpGEMM_createDescr(TCS_SHIM_OUT(descr, t));
+    if (status != TCS_STATUS_SUCCESS) return TCS_SHIM_STATUS(status);
+    tcs_shim_spgemm* d = calloc(1, sizeof *d);
+    if (d == NULL) {
+        tcsSpGEMM_destroyDescr(t);
+        return CUSPARSE_STATUS_ALLOC_FAILED;
+    }
+    d->magic = TCS_SHIM_SPGEMM_MAGIC;
+    d->tcs = t;
+    *descr = (cusparseSpGEMMDescr_t)d;
+    return CUSPARSE_STATUS_SUCCESS;
+}
+
+cusparseStatus_t CUSPARSEAPI cusparseSpGEMM_destroyDescr(cusparseSpGEMMDescr_t descr) {
+    tcs_shim_spgemm* d = tcs_shim_spgemm_of(descr);
+    if (d == NULL) return TCS_SHIM_STATUS(tcsSpGEMM_destroyDescr((tcsSpGEMMDescr_t)descr));
+    const tcsStatus_t status = tcsSpGEMM_destroyDescr(d->tcs);
+    if (d->real != NULL) tcs_shim_forward_cusparseSpGEMM_destroyDescr_real(d->real);
+    tcs_shim_free(d);
+    return TCS_SHIM_STATUS(status);
+}
+
+/* The tcsparse objects of an SpGEMM call; ok = 0 when cuSPARSE alone can take them. */
+typedef struct {
+    int ok;
+    tcsHandle_t handle;
+    tcsSpMatDescr_t a, b, c;
+    tcs_shim_spgemm* shim; /* NULL for NULL or a foreign pointer (tcsparse rejects it) */
+    tcsSpGEMMDescr_t descr;
+} spgemm_operands;
+
+static spgemm_operands spgemm_operands_of(cusparseHandle_t handle, cusparseConstSpMatDescr_t a,
+                                          cusparseConstSpMatDescr_t b, cusparseSpMatDescr_t c,
+                                          cusparseSpGEMMDescr_t descr) {
+    spgemm_operands k = {1, tcs_shim_tcs_handle(handle), NULL, NULL, NULL, NULL, NULL};
+    k.a = tcs_shim_tcs_spmat(a, &k.ok);
+    k.b = tcs_shim_tcs_spmat(b, &k.ok);
+    k.c = tcs_shim_tcs_spmat(c, &k.ok);
+    k.shim = tcs_shim_spgemm_of(descr);
+    k.descr = k.shim != NULL ? k.shim->tcs : (tcsSpGEMMDescr_t)descr;
+    return k;
+}
+
+/* Which library a protocol's first stage goes to: tcsparse where it takes the
+ * operands and does not answer NOT_SUPPORTED. *on_real keeps the choice for the
+ * later stages. */
+#define TCS_SHIM_START(k, on_real, tcs_call, forward_call)                               \
+    do {                                                                                 \
+        if (k.ok) {                                                                      \
+            const cusparseStatus_t status_ = TCS_SHIM_STATUS(tcs_call);                  \
+            if (status_ != CUSPARSE_STATUS_NOT_SUPPORTED || !tcs_shim_real_available()) {\
+                if (k.shim != NULL) k.shim->on_real = 0;                                 \
+                return status_;                                                          \
+            }                                                                            \
+        }                                                                                \
+        if (k.shim != NULL) k.shim->on_real = 1;                                         \
+        return forward_call;                                                             \
+    } while (0)
+
+/* A later stage: the library the protocol started on. */
+#define TCS_SHIM_FOLLOW(k, on_real, tcs_call, forward_call)                              \
+    return k.shim != NULL && k.shim->on_real ? forward_call : TCS_SHIM_STATUS(tcs_call)
+
+#define TCS_SHIM_SPGEMM_ARGS(k)                                                          \
+    k.handle, (tcsOperation_t)opA, (tcsOperation_t)opB, alpha, k.a, k.b, beta, k.c,       \
+        computeType, (tcsSpGEMMAlg_t)alg, k.descr
+#define TCS_SHIM_SPGEMM_FORWARD                                                          \
+    handle, opA, opB, alpha, matA, matB, beta, matC, computeType, alg, spgemmDescr
+
+cusparseStatus_t CUSPARSEAPI cusparseSpGEMM_workEstimation(
+    cusparseHandle_t handle, cusparseOperation_t opA, cusparseOperation_t opB, const void* alpha,
+    cusparseConstSpMatDescr_t matA, cusparseConstSpMatDescr_t matB, const void* beta,
+    cusparseSpMatDescr_t matC, cudaDataType computeType, cusparseSpGEMMAlg_t alg,
+    cusparseSpGEMMDescr_t spgemmDescr, size_t* bufferSize1, void* externalBuffer1) {
+    const spgemm_operands k = spgemm_operands_of(handle, matA, matB, matC, spgemmDescr);
+    TCS_SHIM_START(k, plain_on_real,
+                   tcsSpGEMM_workEstimation(TCS_SHIM_SPGEMM_ARGS(k), bufferSize1, externalBuffer1),
+                   tcs_shim_forward_cusparseSpGEMM_workEstimation(TCS_SHIM_SPGEMM_FORWARD,
+                                                                  bufferSize1, externalBuffer1));
+}
+
+cusparseStatus_t CUSPARSEAPI cusparseSpGEMM_getNumProducts(cusparseSpGEMMDescr_t spgemmDescr,
+                                                           int64_t* num_prods) {
+    const tcs_shim_spgemm* d = tcs_shim_spgemm_of(spgemmDescr);
+    if (d != NULL && d->plain_on_real)
+        return tcs_shim_forward_cusparseSpGEMM_getNumProducts(spgemmDescr, num_prods);
+    return TCS_SHIM_STATUS(tcsSpGEMM_getNumProducts(d != NULL ? d->tcs : (tcsSpGEMMDescr_t)spgemmDescr,
+                                                    num_prods));
+}
+
+cusparseStatus_t CUSPARSEAPI cusparseSpGEMM_estimateMemory(
+    cusparseHandle_t handle, cusparseOperation_t opA, cusparseOperation_t opB, const void* alpha,
+    cusparseConstSpMatDescr_t matA, cusparseConstSpMatDescr_t matB, const void* beta,
+    cusparseSpMatDescr_t matC, cudaDataType computeType, cusparseSpGEMMAlg_t alg,
+    cusparseSpGEMMDescr_t spgemmDescr, float chunk_fraction, size_t* bufferSize3,
+    void* externalBuffer3, size_t* bufferSize2) {
+    const spgemm_operands k = spgemm_operands_of(handle, matA, matB, matC, spgemmDescr);
+    TCS_SHIM_FOLLOW(k, plain_on_real,
+                    tcsSpGEMM_estimateMemory(TCS_SHIM_SPGEMM_ARGS(k), chunk_fraction, bufferSize3,
+                                             externalBuffer3, bufferSize2),
+                    tcs_shim_forward_cusparseSpGEMM_estimateMemory(
+                        TCS_SHIM_SPGEMM_FORWARD, chunk_fraction, bufferSize3, externalBuffer3,
+                        bufferSize2));
+}
+
+cusparseStatus_t CUSPARSEAPI cusparseSpGEMM_compute(
+    cusparseHandle_t handle, cusparseOperation_t opA, cusparseOperation_t opB, const void* alpha,
+    cusparseConstSpMatDescr_t matA, cusparseConstSpMatDescr_t matB, const void* beta,
+    cusparseSpMatDescr_t matC, cudaDataType computeType, cusparseSpGEMMAlg_t alg,
+    cusparseSpGEMMDescr_t spgemmDescr, size_t* bufferSize2, void* externalBuffer2) {
+    const spgemm_operands k = spgemm_operands_of(handle, matA, matB, matC, spgemmDescr);
+    if (k.shim != NULL && k.shim->plain_on_real)
+        return tcs_shim_forward_cusparseSpGEMM_compute(TCS_SHIM_SPGEMM_FORWARD, bufferSize2,
+                                                       externalBuffer2);
+    const tcsStatus_t status =
+        tcsSpGEMM_compute(TCS_SHIM_SPGEMM_ARGS(k), bufferSize2, externalBuffer2);
+    if (status == TCS_STATUS_SUCCESS) tcs_shim_spmat_pull_tcs(matC); /* nnz(C) */
+    return TCS_SHIM_STATUS(status);
+}
+
+cusparseStatus_t CUSPARSEAPI cusparseSpGEMM_copy(
+    cusparseHandle_t handle, cusparseOperation_t opA, cusparseOperation_t opB, const void* alpha,
+    cusparseConstSpMatDescr_t matA, cusparseConstSpMatDescr_t matB, const void* beta,
+    cusparseSpMatDescr_t matC, cudaDataType computeType, cusparseSpGEMMAlg_t alg,
+    cusparseSpGEMMDescr_t spgemmDescr) {
+    const spgemm_operands k = spgemm_operands_of(handle, matA, matB, matC, spgemmDescr);
+    TCS_SHIM_FOLLOW(k, plain_on_real, tcsSpGEMM_copy(TCS_SHIM_SPGEMM_ARGS(k)),
+                    tcs_shim_forward_cusparseSpGEMM_copy(TCS_SHIM_SPGEMM_FORWARD));
+}
+
+/* ---- SpGEMMreuse ---------------------------------------------------------------- */
+
+#define TCS_SHIM_REUSE_ARGS(k)                                                           \
+    k.handle, (tcsOperation_t)opA, (tcsOperation_t)opB, k.a, k.b, k.c, (tcsSpGEMMAlg_t)alg, \
+        k.descr
+#define TCS_SHIM_REUSE_FORWARD handle, opA, opB, matA, matB, matC, alg, spgemmDescr
+
+cusparseStatus_t CUSPARSEAPI cusparseSpGEMMreuse_workEstimation(
+    cusparseHandle_t handle, cusparseOperation_t opA, cusparseOperation_t opB,
+    cusparseConstSpMatDescr_t matA, cusparseConstSpMatDescr_t matB, cusparseSpMatDescr_t matC,
+    cusparseSpGEMMAlg_t alg, cusparseSpGEMMDescr_t spgemmDescr, size_t* bufferSize1,
+    void* externalBuffer1) {
+    const spgemm_operands k = spgemm_operands_of(handle, matA, matB, matC, spgemmDescr);
+    TCS_SHIM_START(k, reuse_on_real,
+                   tcsSpGEMMreuse_workEstimation(TCS_SHIM_REUSE_ARGS(k), bufferSize1,
+                                                 externalBuffer1),
+                   tcs_shim_forward_cusparseSpGEMMreuse_workEstimation(
+                       TCS_SHIM_REUSE_FORWARD, bufferSize1, externalBuffer1));
+}
+
+cusparseStatus_t CUSPARSEAPI cusparseSpGEMMreuse_nnz(
+    cusparseHandle_t handle, cusparseOperation_t opA, cusparseOperation_t opB,
+    cusparseConstSpMatDescr_t matA, cusparseConstSpMatDescr_t matB, cusparseSpMatDescr_t matC,
+    cusparseSpGEMMAlg_t alg, cusparseSpGEMMDescr_t spgemmDescr, size_t* bufferSize2,
+    void* externalBuffer2, size_t* bufferSize3, void* externalBuffer3, size_t* bufferSize4,
+    void* externalBuffer4) {
+    const spgemm_operands k = spgemm_operands_of(handle, matA, matB, matC, spgemmDescr);
+    if (k.shim != NULL && k.shim->reuse_on_real)
+        return tcs_shim_forward_cusparseSpGEMMreuse_nnz(TCS_SHIM_REUSE_FORWARD, bufferSize2,
+                                                        externalBuffer2, bufferSize3,
+                                                        externalBuffer3, bufferSize4,
+                                                        externalBuffer4);
+    const tcsStatus_t status =
+        tcsSpGEMMreuse_nnz(TCS_SHIM_REUSE_ARGS(k), bufferSize2, externalBuffer2, bufferSize3,
+                           externalBuffer3, bufferSize4, externalBuffer4);
+    if (status == TCS_STATUS_SUCCESS) tcs_shim_spmat_pull_tcs(matC); /* nnz(C) */
+    return TCS_SHIM_STATUS(status);
+}
+
+cusparseStatus_t CUSPARSEAPI cusparseSpGEMMreuse_copy(
+    cusparseHandle_t handle, cusparseOperation_t opA, cusparseOperation_t opB,
+    cusparseConstSpMatDescr_t matA, cusparseConstSpMatDescr_t matB, cusparseSpMatDescr_t matC,
+    cusparseSpGEMMAlg_t alg, cusparseSpGEMMDescr_t spgemmDescr, size_t* bufferSize5,
+    void* externalBuffer5) {
+    const spgemm_operands k = spgemm_operands_of(handle, matA, matB, matC, spgemmDescr);
+    TCS_SHIM_FOLLOW(k, reuse_on_real,
+                    tcsSpGEMMreuse_copy(TCS_SHIM_REUSE_ARGS(k), bufferSize5, externalBuffer5),
+                    tcs_shim_forward_cusparseSpGEMMreuse_copy(TCS_SHIM_REUSE_FORWARD,
+                                                              bufferSize5, externalBuffer5));
+}
+
+cusparseStatus_t CUSPARSEAPI cusparseSpGEMMreuse_compute(
+    cusparseHandle_t handle, cusparseOperation_t opA, cusparseOperation_t opB, const void* alpha,
+    cusparseConstSpMatDescr_t matA, cusparseConstSpMatDescr_t matB, const void* beta,
+    cusparseSpMatDescr_t matC, cudaDataType computeType, cusparseSpGEMMAlg_t alg,
+    cusparseSpGEMMDescr_t spgemmDescr) {
+    const spgemm_operands k = spgemm_operands_of(handle, matA, matB, matC, spgemmDescr);
+    TCS_SHIM_FOLLOW(k, reuse_on_real,
+                    tcsSpGEMMreuse_compute(k.handle, (tcsOperation_t)opA, (tcsOperation_t)opB,
+                                           alpha, k.a, k.b, beta, k.c, computeType,
+                                           (tcsSpGEMMAlg_t)alg, k.descr),
+                    tcs_shim_forward_cusparseSpGEMMreuse_compute(TCS_SHIM_SPGEMM_FORWARD));
 }

@@ -85,8 +85,17 @@ static struct {
     tcsConstSpMatDescr_t c_const;
     tcsDnMatDescr_t bd, cd, bd_rows4, cd_cols3, bd_f64, cd_f64;
     tcsConstDnMatDescr_t cd_const;
+    /* SpMV: A (4 x 5) * x (5) = y (4) */
+    tcsDnVecDescr_t x, y, x_f64, y_f64;
+    tcsConstDnVecDescr_t y_const;
     tcsSpGEMMDescr_t spgemm;
 } fx;
+
+static tcsDnVecDescr_t vector(int64_t size, cudaDataType vt) {
+    tcsDnVecDescr_t d = NULL;
+    if (tcsCreateDnVec(&d, size, VAL, vt) != OK) return NULL;
+    return d;
+}
 
 static tcsSpMatDescr_t csr(int64_t rows, int64_t cols, int64_t nnz, void* rp, tcsIndexType_t rpt,
                            cudaDataType vt) {
@@ -133,9 +142,15 @@ static int create_objects(void** state) {
     fx.cd_cols3 = dense(4, 3, CUDA_R_32F);
     fx.bd_f64 = dense(5, 2, CUDA_R_64F);
     fx.cd_f64 = dense(4, 2, CUDA_R_64F);
+    fx.x = vector(5, CUDA_R_32F);
+    fx.y = vector(4, CUDA_R_32F);
+    fx.x_f64 = vector(5, CUDA_R_64F);
+    fx.y_f64 = vector(4, CUDA_R_64F);
+    if (tcsCreateConstDnVec(&fx.y_const, 4, VAL, CUDA_R_32F) != OK) return -1;
     const void* all[] = {fx.a,      fx.b,    fx.c,        fx.a_off64, fx.a_f64, fx.a_no_offsets,
                          fx.b_rows4, fx.c_rows5, fx.c_off64, fx.c_f64, fx.bd,    fx.cd,
-                         fx.bd_rows4, fx.cd_cols3, fx.bd_f64, fx.cd_f64};
+                         fx.bd_rows4, fx.cd_cols3, fx.bd_f64, fx.cd_f64, fx.x, fx.y,
+                         fx.x_f64, fx.y_f64};
     for (size_t i = 0; i < sizeof all / sizeof all[0]; ++i)
         if (all[i] == NULL) return -1;
     return 0;
@@ -151,6 +166,9 @@ static int destroy_objects(void** state) {
     tcsDnMatDescr_t dn[] = {fx.bd, fx.cd, fx.bd_rows4, fx.cd_cols3, fx.bd_f64, fx.cd_f64};
     for (size_t i = 0; i < sizeof dn / sizeof dn[0]; ++i) tcsDestroyDnMat(dn[i]);
     tcsDestroyDnMat(fx.cd_const);
+    tcsDnVecDescr_t dv[] = {fx.x, fx.y, fx.x_f64, fx.y_f64};
+    for (size_t i = 0; i < sizeof dv / sizeof dv[0]; ++i) tcsDestroyDnVec(dv[i]);
+    tcsDestroyDnVec(fx.y_const);
     tcsSpGEMM_destroyDescr(fx.spgemm);
     tcsDestroy(fx.handle);
     return 0;
@@ -162,14 +180,19 @@ static int destroy_objects(void** state) {
 #define DENSE_AS_SPGEMM ((tcsSpGEMMDescr_t)(void*)fx.cd)
 #define CONST_AS_MUTABLE ((tcsSpMatDescr_t)(uintptr_t)fx.c_const)
 #define CONST_DENSE_AS_MUTABLE ((tcsDnMatDescr_t)(uintptr_t)fx.cd_const)
+#define DENSE_AS_VECTOR ((tcsDnVecDescr_t)(void*)fx.cd)
+#define CONST_VECTOR_AS_MUTABLE ((tcsDnVecDescr_t)(uintptr_t)fx.y_const)
 
-/* A created descriptor is destroyed; a rejected create must leave its output alone. */
+/* A created descriptor is destroyed; a rejected create must leave its output alone.
+ * is_dense: 0 sparse, 1 dense matrix, 2 dense vector. */
 #define SENTINEL FAKE(0x5e11)
 static tcsStatus_t settle(tcsStatus_t s, void* out, int is_dense, int line) {
     if (s == OK) {
         if (out == SENTINEL || out == NULL) {
             print_error("line %d: a successful create wrote no descriptor\n", line);
             ++mismatches;
+        } else if (is_dense == 2) {
+            tcsDestroyDnVec((tcsConstDnVecDescr_t)out);
         } else if (is_dense) {
             tcsDestroyDnMat((tcsConstDnMatDescr_t)out);
         } else {
@@ -245,6 +268,27 @@ static void test_handle_functions_with_null_handle(void** state) {
            INVALID);
     EXPECT(tcsSpMM(NULL, n, n, &one, fx.a, fx.bd, &zero, fx.cd, CUDA_R_32F, TCS_SPMM_ALG_DEFAULT,
                    FAKE(0x40000)),
+           INVALID);
+    EXPECT(tcsSpMV_bufferSize(NULL, n, &one, fx.a, fx.x, &zero, fx.y, CUDA_R_32F,
+                              TCS_SPMV_ALG_DEFAULT, &s1),
+           INVALID);
+    EXPECT(tcsSpMV_preprocess(NULL, n, &one, fx.a, fx.x, &zero, fx.y, CUDA_R_32F,
+                              TCS_SPMV_ALG_DEFAULT, FAKE(0x40000)),
+           INVALID);
+    EXPECT(tcsSpMV(NULL, n, &one, fx.a, fx.x, &zero, fx.y, CUDA_R_32F, TCS_SPMV_ALG_DEFAULT,
+                   FAKE(0x40000)),
+           INVALID);
+    EXPECT(tcsSpGEMMreuse_workEstimation(NULL, n, n, fx.a, fx.b, fx.c, TCS_SPGEMM_DEFAULT,
+                                         fx.spgemm, &s1, NULL),
+           INVALID);
+    EXPECT(tcsSpGEMMreuse_nnz(NULL, n, n, fx.a, fx.b, fx.c, TCS_SPGEMM_DEFAULT, fx.spgemm, &s1,
+                              NULL, &s2, NULL, &s3, NULL),
+           INVALID);
+    EXPECT(tcsSpGEMMreuse_copy(NULL, n, n, fx.a, fx.b, fx.c, TCS_SPGEMM_DEFAULT, fx.spgemm, &s1,
+                               NULL),
+           INVALID);
+    EXPECT(tcsSpGEMMreuse_compute(NULL, n, n, &one, fx.a, fx.b, &zero, fx.c, CUDA_R_32F,
+                                  TCS_SPGEMM_DEFAULT, fx.spgemm),
            INVALID);
     FINISH();
 }
@@ -850,6 +894,328 @@ static void test_spmm_arguments(void** state) {
     FINISH();
 }
 
+/* ---- dense vectors ---- */
+
+typedef struct {
+    int null_out;
+    int64_t size;
+    void* val;
+    cudaDataType vt;
+} dv_args;
+
+static const dv_args dv_ok = {0, 5, VAL, CUDA_R_32F};
+
+static tcsStatus_t create_dv(const dv_args* a) {
+    tcsDnVecDescr_t d = SENTINEL;
+    const tcsStatus_t s = tcsCreateDnVec(a->null_out ? NULL : &d, a->size, a->val, a->vt);
+    return settle(s, d, 2, __LINE__);
+}
+
+static tcsStatus_t create_const_dv(const dv_args* a) {
+    tcsConstDnVecDescr_t d = SENTINEL;
+    const tcsStatus_t s = tcsCreateConstDnVec(a->null_out ? NULL : &d, a->size, a->val, a->vt);
+    return settle(s, (void*)(uintptr_t)d, 2, __LINE__);
+}
+
+static void dv_cases(tcsStatus_t (*run)(const dv_args*), const char* name) {
+    current = name;
+#define DV(field, value, want) WITH(dv_args, dv_ok, run, field, value, want)
+    BASE(dv_args, dv_ok, run, OK);
+    DV(null_out, 1, INVALID);
+    DV(size, -1, INVALID);
+    DV(val, NULL, INVALID);
+    DV(val, FAKE(0x30002), INVALID); /* not 4-byte aligned for fp32 */
+    DV(vt, CUDA_C_32F, INVALID);
+    DV(vt, CUDA_R_8I, INVALID);
+    DV(vt, (cudaDataType)77, INVALID);
+    DV(vt, (cudaDataType)-1, INVALID);
+    DV(vt, CUDA_R_64F, OK);
+    DV(vt, CUDA_R_16F, OK);
+    DV(vt, CUDA_R_16BF, OK);
+#undef DV
+    dv_args empty = dv_ok;
+    empty.size = 0;
+    empty.val = NULL;
+    BASE(dv_args, empty, run, OK); /* an empty vector needs no array */
+    dv_args half = dv_ok;
+    half.vt = CUDA_R_16F;
+    WITH(dv_args, half, run, val, FAKE(0x30002), OK); /* 2-byte aligned is enough */
+    WITH(dv_args, half, run, val, FAKE(0x30001), INVALID);
+}
+
+static void test_create_dense_vector(void** state) {
+    (void)state;
+    dv_cases(create_dv, "tcsCreateDnVec");
+    FINISH();
+}
+
+static void test_create_const_dense_vector(void** state) {
+    (void)state;
+    dv_cases(create_const_dv, "tcsCreateConstDnVec");
+    FINISH();
+}
+
+static void test_dense_vector_accessors(void** state) {
+    (void)state;
+    int64_t size = -5;
+    void* val = SENTINEL;
+    const void* cval = SENTINEL;
+    cudaDataType vt = (cudaDataType)-5;
+    tcsDnVecDescr_t d = fx.x;
+
+    EXPECT(tcsDestroyDnVec(NULL), OK);
+    EXPECT(tcsDestroyDnVec((tcsConstDnVecDescr_t)DENSE_AS_VECTOR), NOT_INIT);
+
+    EXPECT(tcsDnVecGet(NULL, &size, &val, &vt), INVALID);
+    EXPECT(tcsDnVecGet(DENSE_AS_VECTOR, &size, &val, &vt), NOT_INIT);
+    EXPECT(tcsDnVecGet(CONST_VECTOR_AS_MUTABLE, &size, &val, &vt), INVALID);
+    EXPECT(tcsDnVecGet(d, NULL, &val, &vt), INVALID);
+    EXPECT(tcsDnVecGet(d, &size, NULL, &vt), INVALID);
+    EXPECT(tcsDnVecGet(d, &size, &val, NULL), INVALID);
+    EXPECT(tcsConstDnVecGet(NULL, &size, &cval, &vt), INVALID);
+    EXPECT(tcsConstDnVecGet((tcsConstDnVecDescr_t)DENSE_AS_VECTOR, &size, &cval, &vt), NOT_INIT);
+    EXPECT(tcsConstDnVecGet(fx.y_const, NULL, &cval, &vt), INVALID);
+    EXPECT(tcsConstDnVecGet(fx.y_const, &size, NULL, &vt), INVALID);
+    EXPECT(tcsConstDnVecGet(fx.y_const, &size, &cval, NULL), INVALID);
+    EXPECT(tcsDnVecGetValues(NULL, &val), INVALID);
+    EXPECT(tcsDnVecGetValues(DENSE_AS_VECTOR, &val), NOT_INIT);
+    EXPECT(tcsDnVecGetValues(CONST_VECTOR_AS_MUTABLE, &val), INVALID);
+    EXPECT(tcsDnVecGetValues(d, NULL), INVALID);
+    EXPECT(tcsConstDnVecGetValues(NULL, &cval), INVALID);
+    EXPECT(tcsConstDnVecGetValues(fx.y_const, NULL), INVALID);
+    assert_true(size == -5 && val == SENTINEL && cval == SENTINEL && vt == (cudaDataType)-5);
+
+    /* the accessors that succeed report what was created */
+    EXPECT(tcsConstDnVecGet(fx.y_const, &size, &cval, &vt), OK);
+    assert_true(size == 4 && cval == VAL && vt == CUDA_R_32F);
+    EXPECT(tcsConstDnVecGetValues((tcsConstDnVecDescr_t)fx.x_f64, &cval), OK);
+    EXPECT(tcsDnVecGet(fx.x_f64, &size, &val, &vt), OK);
+    assert_true(size == 5 && val == VAL && vt == CUDA_R_64F);
+
+    EXPECT(tcsDnVecSetValues(NULL, VAL), INVALID);
+    EXPECT(tcsDnVecSetValues(DENSE_AS_VECTOR, VAL), NOT_INIT);
+    EXPECT(tcsDnVecSetValues(CONST_VECTOR_AS_MUTABLE, VAL), INVALID);
+    EXPECT(tcsDnVecSetValues(d, NULL), INVALID);          /* size > 0 */
+    EXPECT(tcsDnVecSetValues(d, FAKE(0x30002)), INVALID); /* fp32 alignment */
+    EXPECT(tcsDnVecSetValues(d, FAKE(0x30004)), OK);
+    EXPECT(tcsDnVecGetValues(d, &val), OK);
+    assert_ptr_equal(val, FAKE(0x30004));
+    EXPECT(tcsDnVecSetValues(d, VAL), OK);
+    FINISH();
+}
+
+/* ---- SpMV ---- */
+
+typedef struct {
+    tcsHandle_t handle;
+    tcsOperation_t opA;
+    const void* alpha;
+    tcsConstSpMatDescr_t A;
+    tcsConstDnVecDescr_t X;
+    const void* beta;
+    tcsDnVecDescr_t Y;
+    cudaDataType ct;
+    tcsSpMVAlg_t alg;
+    size_t* size;
+    void* buffer;
+} spmv_args;
+
+static spmv_args spmv_ok(void) {
+    const spmv_args a = {fx.handle, TCS_OPERATION_NON_TRANSPOSE, &one, fx.a, fx.x, &zero, fx.y,
+                         CUDA_R_32F, TCS_SPMV_ALG_DEFAULT, &size_slot, FAKE(0x40000)};
+    return a;
+}
+
+static tcsStatus_t spmv_buffer_size(const spmv_args* a) {
+    return tcsSpMV_bufferSize(a->handle, a->opA, a->alpha, a->A, a->X, a->beta, a->Y, a->ct,
+                              a->alg, a->size);
+}
+static tcsStatus_t spmv_preprocess(const spmv_args* a) {
+    return tcsSpMV_preprocess(a->handle, a->opA, a->alpha, a->A, a->X, a->beta, a->Y, a->ct,
+                              a->alg, a->buffer);
+}
+static tcsStatus_t spmv(const spmv_args* a) {
+    return tcsSpMV(a->handle, a->opA, a->alpha, a->A, a->X, a->beta, a->Y, a->ct, a->alg,
+                   a->buffer);
+}
+
+static void spmv_common_cases(tcsStatus_t (*run)(const spmv_args*), const char* name) {
+    current = name;
+    const spmv_args ok = spmv_ok();
+#define SPMV(field, value, want) WITH(spmv_args, ok, run, field, value, want)
+    SPMV(handle, NULL, INVALID);
+    SPMV(opA, (tcsOperation_t)3, INVALID);
+    SPMV(opA, (tcsOperation_t)-1, INVALID);
+    SPMV(opA, TCS_OPERATION_TRANSPOSE, INVALID); /* op(A) is 5 x 4: x and y do not fit */
+    SPMV(alpha, NULL, INVALID);
+    SPMV(A, NULL, INVALID);
+    SPMV(A, DENSE_AS_SPARSE, NOT_INIT);
+    SPMV(A, fx.a_coo, UNSUPPORTED);
+    SPMV(A, fx.a_bsr, UNSUPPORTED);
+    SPMV(A, fx.a_off64, UNSUPPORTED);
+    SPMV(A, fx.a_no_offsets, INVALID);
+    SPMV(A, fx.a_f64, UNSUPPORTED); /* x is fp32 */
+    SPMV(X, NULL, INVALID);
+    SPMV(X, (tcsConstDnVecDescr_t)DENSE_AS_VECTOR, NOT_INIT);
+    SPMV(X, fx.y, INVALID); /* 4 elements, op(A) has 5 columns */
+    SPMV(X, fx.x_f64, UNSUPPORTED);
+    SPMV(beta, NULL, INVALID);
+    SPMV(Y, NULL, INVALID);
+    SPMV(Y, DENSE_AS_VECTOR, NOT_INIT);
+    SPMV(Y, CONST_VECTOR_AS_MUTABLE, INVALID);
+    SPMV(Y, fx.x, INVALID); /* 5 elements, op(A) has 4 rows */
+    SPMV(Y, fx.y_f64, UNSUPPORTED);
+    SPMV(ct, (cudaDataType)77, INVALID);
+    SPMV(ct, CUDA_C_32F, INVALID);
+    SPMV(ct, CUDA_R_64F, UNSUPPORTED);
+    SPMV(ct, CUDA_R_16F, UNSUPPORTED);
+    SPMV(alg, (tcsSpMVAlg_t)7, INVALID);
+    SPMV(alg, (tcsSpMVAlg_t)-1, INVALID);
+    SPMV(alg, (tcsSpMVAlg_t)100, INVALID);
+    SPMV(alg, TCS_SPMV_COO_ALG1, UNSUPPORTED); /* an algorithm of another format */
+    SPMV(alg, TCS_SPMV_COO_ALG2, UNSUPPORTED);
+    SPMV(alg, TCS_SPMV_SELL_ALG1, UNSUPPORTED);
+    SPMV(alg, TCS_SPMV_BSR_ALG1, UNSUPPORTED);
+#undef SPMV
+}
+
+static void test_spmv_arguments(void** state) {
+    (void)state;
+    if (fx.handle == NULL) skip();
+    const spmv_args ok = spmv_ok();
+    /* bufferSize is host-only, so the valid calls can run; preprocess and SpMV would
+     * launch kernels on the fake arrays and are only given invalid arguments. */
+    spmv_common_cases(spmv_buffer_size, "tcsSpMV_bufferSize");
+    BASE(spmv_args, ok, spmv_buffer_size, OK);
+    const size_t needed = size_slot;
+    WITH(spmv_args, ok, spmv_buffer_size, alg, TCS_SPMV_CSR_ALG1, OK);
+    WITH(spmv_args, ok, spmv_buffer_size, alg, TCS_SPMV_CSR_ALG2, OK);
+    WITH(spmv_args, ok, spmv_buffer_size, size, NULL, INVALID);
+    spmv_common_cases(spmv_preprocess, "tcsSpMV_preprocess");
+    if (needed > 0) WITH(spmv_args, ok, spmv_preprocess, buffer, NULL, INVALID);
+    spmv_common_cases(spmv, "tcsSpMV");
+    if (needed > 0) WITH(spmv_args, ok, spmv, buffer, NULL, INVALID);
+    FINISH();
+}
+
+/* ---- SpGEMMreuse ---- */
+
+typedef struct {
+    tcsHandle_t handle;
+    tcsOperation_t opA, opB;
+    const void* alpha;
+    tcsConstSpMatDescr_t A, B;
+    const void* beta;
+    tcsSpMatDescr_t C;
+    cudaDataType ct;
+    tcsSpGEMMAlg_t alg;
+    tcsSpGEMMDescr_t descr;
+    size_t *size1, *size2, *size3, *size4, *size5;
+    void *buffer1, *buffer2, *buffer3, *buffer4, *buffer5;
+} reuse_args;
+
+static reuse_args reuse_ok(void) {
+    const reuse_args a = {fx.handle, TCS_OPERATION_NON_TRANSPOSE, TCS_OPERATION_NON_TRANSPOSE,
+                          &one, fx.a, fx.b, &zero, fx.c, CUDA_R_32F, TCS_SPGEMM_DEFAULT, fx.spgemm,
+                          &size_slot, &size_slot, &size_slot, &size_slot, &size_slot,
+                          NULL, NULL, NULL, NULL, NULL};
+    return a;
+}
+
+static tcsStatus_t reuse_work_estimation(const reuse_args* a) {
+    return tcsSpGEMMreuse_workEstimation(a->handle, a->opA, a->opB, a->A, a->B, a->C, a->alg,
+                                         a->descr, a->size1, a->buffer1);
+}
+static tcsStatus_t reuse_nnz(const reuse_args* a) {
+    return tcsSpGEMMreuse_nnz(a->handle, a->opA, a->opB, a->A, a->B, a->C, a->alg, a->descr,
+                              a->size2, a->buffer2, a->size3, a->buffer3, a->size4, a->buffer4);
+}
+static tcsStatus_t reuse_copy(const reuse_args* a) {
+    return tcsSpGEMMreuse_copy(a->handle, a->opA, a->opB, a->A, a->B, a->C, a->alg, a->descr,
+                               a->size5, a->buffer5);
+}
+static tcsStatus_t reuse_compute(const reuse_args* a) {
+    return tcsSpGEMMreuse_compute(a->handle, a->opA, a->opB, a->alpha, a->A, a->B, a->beta, a->C,
+                                  a->ct, a->alg, a->descr);
+}
+
+/* The checks the four stages share (compute adds alpha, beta and computeType). */
+static void reuse_common_cases(tcsStatus_t (*run)(const reuse_args*), const char* name) {
+    current = name;
+    const reuse_args ok = reuse_ok();
+#define REUSE(field, value, want) WITH(reuse_args, ok, run, field, value, want)
+    REUSE(handle, NULL, INVALID);
+    REUSE(opA, (tcsOperation_t)3, INVALID);
+    REUSE(opA, TCS_OPERATION_TRANSPOSE, UNSUPPORTED);
+    REUSE(opB, (tcsOperation_t)-1, INVALID);
+    REUSE(opB, TCS_OPERATION_CONJUGATE_TRANSPOSE, UNSUPPORTED);
+    REUSE(A, NULL, INVALID);
+    REUSE(A, DENSE_AS_SPARSE, NOT_INIT);
+    REUSE(A, fx.a_coo, UNSUPPORTED);
+    REUSE(A, fx.a_bsr, UNSUPPORTED);
+    REUSE(A, fx.a_off64, UNSUPPORTED);
+    REUSE(A, fx.a_no_offsets, INVALID);
+    REUSE(A, fx.a_f64, UNSUPPORTED); /* value type differs from C's */
+    REUSE(B, NULL, INVALID);
+    REUSE(B, DENSE_AS_SPARSE, NOT_INIT);
+    REUSE(B, fx.b_rows4, INVALID);
+    REUSE(C, NULL, INVALID);
+    REUSE(C, DENSE_AS_SPARSE, NOT_INIT);
+    REUSE(C, CONST_AS_MUTABLE, INVALID);
+    REUSE(C, fx.c_rows5, INVALID);
+    REUSE(C, fx.c_off64, UNSUPPORTED);
+    REUSE(C, fx.c_f64, UNSUPPORTED);
+    REUSE(alg, (tcsSpGEMMAlg_t)6, INVALID);
+    REUSE(alg, (tcsSpGEMMAlg_t)-1, INVALID);
+    REUSE(descr, NULL, INVALID);
+    REUSE(descr, DENSE_AS_SPGEMM, NOT_INIT);
+#undef REUSE
+}
+
+static void test_spgemm_reuse_arguments(void** state) {
+    (void)state;
+    if (fx.handle == NULL) skip();
+    tcsSpGEMMDescr_t fresh = NULL;
+    assert_int_equal(tcsSpGEMM_createDescr(&fresh), OK);
+    reuse_args ok = reuse_ok();
+    ok.descr = fresh; /* no protocol has run on it */
+
+    /* Stage 1: the size query is host-only work, so the valid call can run. */
+    reuse_common_cases(reuse_work_estimation, "tcsSpGEMMreuse_workEstimation");
+    BASE(reuse_args, ok, reuse_work_estimation, OK);
+    WITH(reuse_args, ok, reuse_work_estimation, size1, NULL, INVALID);
+
+    /* The later stages stop at the protocol, after every argument check. */
+    reuse_common_cases(reuse_nnz, "tcsSpGEMMreuse_nnz");
+    BASE(reuse_args, ok, reuse_nnz, NOT_INIT);
+    WITH(reuse_args, ok, reuse_nnz, size2, NULL, INVALID);
+    WITH(reuse_args, ok, reuse_nnz, size3, NULL, INVALID);
+    WITH(reuse_args, ok, reuse_nnz, size4, NULL, INVALID);
+
+    reuse_common_cases(reuse_copy, "tcsSpGEMMreuse_copy");
+    BASE(reuse_args, ok, reuse_copy, NOT_INIT);
+    WITH(reuse_args, ok, reuse_copy, size5, NULL, INVALID);
+
+    reuse_common_cases(reuse_compute, "tcsSpGEMMreuse_compute");
+    current = "tcsSpGEMMreuse_compute";
+    BASE(reuse_args, ok, reuse_compute, NOT_INIT);
+    WITH(reuse_args, ok, reuse_compute, alpha, NULL, INVALID);
+    WITH(reuse_args, ok, reuse_compute, beta, NULL, INVALID);
+    WITH(reuse_args, ok, reuse_compute, ct, (cudaDataType)77, INVALID);
+    WITH(reuse_args, ok, reuse_compute, ct, CUDA_R_64F, UNSUPPORTED); /* A, B and C are fp32 */
+    WITH(reuse_args, ok, reuse_compute, ct, CUDA_R_16F, UNSUPPORTED);
+
+    /* The plain protocol's stages do not see the reuse protocol's state, and the other
+     * way round: a workEstimation of one leaves the other unstarted. */
+    current = "tcsSpGEMM_compute";
+    size_t bytes = 0;
+    EXPECT(tcsSpGEMM_compute(fx.handle, ok.opA, ok.opB, &one, fx.a, fx.b, &zero, fx.c,
+                             CUDA_R_32F, TCS_SPGEMM_DEFAULT, fresh, &bytes, NULL),
+           NOT_INIT);
+    tcsSpGEMM_destroyDescr(fresh);
+    FINISH();
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         TEST(test_version_and_property),
@@ -867,6 +1233,11 @@ int main(void) {
         TEST(test_spgemm_descriptor_functions),
         TEST(test_spgemm_arguments),
         TEST(test_spmm_arguments),
+        TEST(test_create_dense_vector),
+        TEST(test_create_const_dense_vector),
+        TEST(test_dense_vector_accessors),
+        TEST(test_spmv_arguments),
+        TEST(test_spgemm_reuse_arguments),
     };
     return cmocka_run_group_tests(tests, create_objects, destroy_objects);
 }

@@ -98,6 +98,13 @@ static void test_algorithms(void** state) {
         SAME(TCS_SPMM_CSR_ALG3, CUSPARSE_SPMM_CSR_ALG3),
         SAME(TCS_SPMM_BLOCKED_ELL_ALG1, CUSPARSE_SPMM_BLOCKED_ELL_ALG1),
         SAME(TCS_SPMM_BSR_ALG1, CUSPARSE_SPMM_BSR_ALG1),
+        SAME(TCS_SPMV_ALG_DEFAULT, CUSPARSE_SPMV_ALG_DEFAULT),
+        SAME(TCS_SPMV_COO_ALG1, CUSPARSE_SPMV_COO_ALG1),
+        SAME(TCS_SPMV_CSR_ALG1, CUSPARSE_SPMV_CSR_ALG1),
+        SAME(TCS_SPMV_CSR_ALG2, CUSPARSE_SPMV_CSR_ALG2),
+        SAME(TCS_SPMV_COO_ALG2, CUSPARSE_SPMV_COO_ALG2),
+        SAME(TCS_SPMV_SELL_ALG1, CUSPARSE_SPMV_SELL_ALG1),
+        SAME(TCS_SPMV_BSR_ALG1, CUSPARSE_SPMV_BSR_ALG1),
     };
     EXPECT_PAIRS(t);
     /* tcsparse's own algorithms start at 100, clear of any cuSPARSE value. */
@@ -121,6 +128,7 @@ static void test_sizes(void** state) {
         SAME(sizeof(tcsFormat_t), sizeof(cusparseFormat_t)),
         SAME(sizeof(tcsSpGEMMAlg_t), sizeof(cusparseSpGEMMAlg_t)),
         SAME(sizeof(tcsSpMMAlg_t), sizeof(cusparseSpMMAlg_t)),
+        SAME(sizeof(tcsSpMVAlg_t), sizeof(cusparseSpMVAlg_t)),
         SAME(sizeof(tcsMath_t), sizeof(cublasMath_t)),
         SAME(sizeof(tcsStatus_t), 4),
         SAME(sizeof(tcsPointerMode_t), 4),
@@ -131,6 +139,7 @@ static void test_sizes(void** state) {
         SAME(sizeof(tcsFormat_t), 4),
         SAME(sizeof(tcsSpGEMMAlg_t), 4),
         SAME(sizeof(tcsSpMMAlg_t), 4),
+        SAME(sizeof(tcsSpMVAlg_t), 4),
         SAME(sizeof(tcsMath_t), 4),
     };
     EXPECT_PAIRS(t);

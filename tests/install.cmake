@@ -12,7 +12,7 @@ set(TCS_INSTALL_PREFIX ${TCS_INSTALL_WORK}/prefix)
 # it is built.
 set(TCS_PACKAGED_TARGETS tcsparse)
 if(TARGET tcsparse_cusparse)
-  list(APPEND TCS_PACKAGED_TARGETS tcsparse_cusparse)
+  list(APPEND TCS_PACKAGED_TARGETS tcsparse_cusparse tcsparse_cusparse_soname)
 endif()
 add_test(NAME tcs_install_build
          COMMAND ${CMAKE_COMMAND} --build ${CMAKE_BINARY_DIR} --target ${TCS_PACKAGED_TARGETS})

@@ -152,6 +152,17 @@ module tcsparse
     enumerator :: TCS_CHECK_SORTED = 2
   end enum
 
+  ! tcsSpMVAlg_t
+  enum, bind(c)
+    enumerator :: TCS_SPMV_ALG_DEFAULT = 0
+    enumerator :: TCS_SPMV_COO_ALG1 = 1
+    enumerator :: TCS_SPMV_CSR_ALG1 = 2
+    enumerator :: TCS_SPMV_CSR_ALG2 = 3
+    enumerator :: TCS_SPMV_COO_ALG2 = 4
+    enumerator :: TCS_SPMV_SELL_ALG1 = 5
+    enumerator :: TCS_SPMV_BSR_ALG1 = 6
+  end enum
+
   interface
     ! ---------------------------------------------------------------- errors, version
 
@@ -372,6 +383,68 @@ module tcsparse
       type(c_ptr), value :: values
     end function
 
+    ! ---------------------------------------------------------------- dense vectors
+
+    integer(c_int) function tcsCreateDnVec(dnVecDescr, size, values, valueType) &
+                                           bind(c, name="tcsCreateDnVec")
+      import :: c_int, c_int64_t, c_ptr
+      type(c_ptr), intent(out) :: dnVecDescr
+      integer(c_int64_t), value :: size
+      type(c_ptr), value :: values
+      integer(c_int), value :: valueType
+    end function
+
+    integer(c_int) function tcsCreateConstDnVec(dnVecDescr, size, values, valueType) &
+                                                bind(c, name="tcsCreateConstDnVec")
+      import :: c_int, c_int64_t, c_ptr
+      type(c_ptr), intent(out) :: dnVecDescr
+      integer(c_int64_t), value :: size
+      type(c_ptr), value :: values
+      integer(c_int), value :: valueType
+    end function
+
+    integer(c_int) function tcsDestroyDnVec(dnVecDescr) bind(c, name="tcsDestroyDnVec")
+      import :: c_int, c_ptr
+      type(c_ptr), value :: dnVecDescr
+    end function
+
+    integer(c_int) function tcsDnVecGet(dnVecDescr, size, values, valueType) &
+                                        bind(c, name="tcsDnVecGet")
+      import :: c_int, c_int64_t, c_ptr
+      type(c_ptr), value :: dnVecDescr
+      integer(c_int64_t), intent(out) :: size
+      type(c_ptr), intent(out) :: values
+      integer(c_int), intent(out) :: valueType
+    end function
+
+    integer(c_int) function tcsConstDnVecGet(dnVecDescr, size, values, valueType) &
+                                             bind(c, name="tcsConstDnVecGet")
+      import :: c_int, c_int64_t, c_ptr
+      type(c_ptr), value :: dnVecDescr
+      integer(c_int64_t), intent(out) :: size
+      type(c_ptr), intent(out) :: values
+      integer(c_int), intent(out) :: valueType
+    end function
+
+    integer(c_int) function tcsDnVecGetValues(dnVecDescr, values) bind(c, name="tcsDnVecGetValues")
+      import :: c_int, c_ptr
+      type(c_ptr), value :: dnVecDescr
+      type(c_ptr), intent(out) :: values
+    end function
+
+    integer(c_int) function tcsConstDnVecGetValues(dnVecDescr, values) &
+                                                   bind(c, name="tcsConstDnVecGetValues")
+      import :: c_int, c_ptr
+      type(c_ptr), value :: dnVecDescr
+      type(c_ptr), intent(out) :: values
+    end function
+
+    integer(c_int) function tcsDnVecSetValues(dnVecDescr, values) bind(c, name="tcsDnVecSetValues")
+      import :: c_int, c_ptr
+      type(c_ptr), value :: dnVecDescr
+      type(c_ptr), value :: values
+    end function
+
     ! ---------------------------------------------------------------- SpGEMM
 
     integer(c_int) function tcsSpGEMM_createDescr(descr) bind(c, name="tcsSpGEMM_createDescr")
@@ -465,6 +538,63 @@ module tcsparse
       type(c_ptr), value :: externalBuffer
     end function
 
+    ! ---------------------------------------------------------------- SpGEMM with reuse
+
+    integer(c_int) function tcsSpGEMMreuse_workEstimation(handle, opA, opB, matA, matB, matC, alg, &
+                                                          spgemmDescr, bufferSize1, externalBuffer1) &
+                                                          bind(c, name="tcsSpGEMMreuse_workEstimation")
+      import :: c_int, c_ptr, c_size_t
+      type(c_ptr), value :: handle
+      integer(c_int), value :: opA, opB
+      type(c_ptr), value :: matA, matB, matC
+      integer(c_int), value :: alg
+      type(c_ptr), value :: spgemmDescr
+      integer(c_size_t), intent(inout) :: bufferSize1
+      type(c_ptr), value :: externalBuffer1
+    end function
+
+    integer(c_int) function tcsSpGEMMreuse_nnz(handle, opA, opB, matA, matB, matC, alg, &
+                                               spgemmDescr, bufferSize2, externalBuffer2, &
+                                               bufferSize3, externalBuffer3, bufferSize4, &
+                                               externalBuffer4) bind(c, name="tcsSpGEMMreuse_nnz")
+      import :: c_int, c_ptr, c_size_t
+      type(c_ptr), value :: handle
+      integer(c_int), value :: opA, opB
+      type(c_ptr), value :: matA, matB, matC
+      integer(c_int), value :: alg
+      type(c_ptr), value :: spgemmDescr
+      integer(c_size_t), intent(inout) :: bufferSize2
+      type(c_ptr), value :: externalBuffer2
+      integer(c_size_t), intent(inout) :: bufferSize3
+      type(c_ptr), value :: externalBuffer3
+      integer(c_size_t), intent(inout) :: bufferSize4
+      type(c_ptr), value :: externalBuffer4
+    end function
+
+    integer(c_int) function tcsSpGEMMreuse_copy(handle, opA, opB, matA, matB, matC, alg, &
+                                                spgemmDescr, bufferSize5, externalBuffer5) &
+                                                bind(c, name="tcsSpGEMMreuse_copy")
+      import :: c_int, c_ptr, c_size_t
+      type(c_ptr), value :: handle
+      integer(c_int), value :: opA, opB
+      type(c_ptr), value :: matA, matB, matC
+      integer(c_int), value :: alg
+      type(c_ptr), value :: spgemmDescr
+      integer(c_size_t), intent(inout) :: bufferSize5
+      type(c_ptr), value :: externalBuffer5
+    end function
+
+    integer(c_int) function tcsSpGEMMreuse_compute(handle, opA, opB, alpha, matA, matB, beta, &
+                                                   matC, computeType, alg, spgemmDescr) &
+                                                   bind(c, name="tcsSpGEMMreuse_compute")
+      import :: c_int, c_ptr
+      type(c_ptr), value :: handle
+      integer(c_int), value :: opA, opB
+      type(c_ptr), value :: alpha, matA, matB, beta, matC
+      integer(c_int), value :: computeType, alg
+      type(c_ptr), value :: spgemmDescr
+    end function
+
     ! ---------------------------------------------------------------- SpMM
 
     integer(c_int) function tcsSpMM_bufferSize(handle, opA, opB, alpha, matA, matB, beta, matC, &
@@ -495,6 +625,40 @@ module tcsparse
       type(c_ptr), value :: handle
       integer(c_int), value :: opA, opB
       type(c_ptr), value :: alpha, matA, matB, beta, matC
+      integer(c_int), value :: computeType, alg
+      type(c_ptr), value :: externalBuffer
+    end function
+
+    ! ---------------------------------------------------------------- SpMV
+
+    integer(c_int) function tcsSpMV_bufferSize(handle, opA, alpha, matA, vecX, beta, vecY, &
+                                               computeType, alg, bufferSize) &
+                                               bind(c, name="tcsSpMV_bufferSize")
+      import :: c_int, c_ptr, c_size_t
+      type(c_ptr), value :: handle
+      integer(c_int), value :: opA
+      type(c_ptr), value :: alpha, matA, vecX, beta, vecY
+      integer(c_int), value :: computeType, alg
+      integer(c_size_t), intent(out) :: bufferSize
+    end function
+
+    integer(c_int) function tcsSpMV_preprocess(handle, opA, alpha, matA, vecX, beta, vecY, &
+                                               computeType, alg, externalBuffer) &
+                                               bind(c, name="tcsSpMV_preprocess")
+      import :: c_int, c_ptr
+      type(c_ptr), value :: handle
+      integer(c_int), value :: opA
+      type(c_ptr), value :: alpha, matA, vecX, beta, vecY
+      integer(c_int), value :: computeType, alg
+      type(c_ptr), value :: externalBuffer
+    end function
+
+    integer(c_int) function tcsSpMV(handle, opA, alpha, matA, vecX, beta, vecY, computeType, &
+                                    alg, externalBuffer) bind(c, name="tcsSpMV")
+      import :: c_int, c_ptr
+      type(c_ptr), value :: handle
+      integer(c_int), value :: opA
+      type(c_ptr), value :: alpha, matA, vecX, beta, vecY
       integer(c_int), value :: computeType, alg
       type(c_ptr), value :: externalBuffer
     end function

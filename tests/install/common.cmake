@@ -26,13 +26,15 @@ endfunction()
 
 # A runtime package or component holds versioned shared objects only (what programs
 # load: lib*.so.MAJOR and lib*.so.MAJOR.MINOR.PATCH, such as libtcsparse's and the
-# cuSPARSE shim's), libtcsparse's among them, and nothing a build needs (headers,
-# the lib*.so links, CMake or pkg-config files).
+# cuSPARSE shim's, and the shim under cuSPARSE's SONAME), libtcsparse's among them,
+# and nothing a build needs (headers, the lib*.so links, CMake or pkg-config files).
 function(tcs_expect_runtime_only what list libdir version)
   string(REGEX MATCH "^[0-9]+" major "${version}")
   tcs_expect_files("${what}" ${list} "${libdir}/libtcsparse.so.${major}" "${libdir}/libtcsparse.so.${version}")
   foreach(path IN LISTS ${list})
-    if(NOT path MATCHES "^${libdir}/lib[^/]*\\.so\\.${major}(\\.[0-9]+\\.[0-9]+)?$")
+    # (the shim under cuSPARSE's SONAME keeps cuSPARSE's major, in a folder of its own)
+    if(NOT path MATCHES "^${libdir}/lib[^/]*\\.so\\.${major}(\\.[0-9]+\\.[0-9]+)?$" AND
+       NOT path MATCHES "^${libdir}/tcsparse-cusparse/libcusparse\\.so\\.[0-9]+$")
       message(FATAL_ERROR "${what} holds ${path}, which is not a versioned shared library")
     endif()
   endforeach()

@@ -1,4 +1,4 @@
-"""GPU tests of python/tcsparse_ctypes.py: spgemm and spmm against scipy's own products,
+"""GPU tests of python/tcsparse_ctypes.py: spgemm, spmm and spmv against scipy's own products,
 on random matrices (both index bases, fp32 and fp64, empty rows, unsorted columns) and
 on a Matrix Market file read with scipy.io.mmread.
 
@@ -155,6 +155,19 @@ class Products(unittest.TestCase):
         self.assertEqual(y.dtype, np.float32)
         self.assertTrue(y.flags.f_contiguous)
         self.assert_close(y, a, x, beta=1.0, c0=c0)
+
+    def test_spmv_fp64_with_beta_and_transposed_fp32(self):
+        np = self.np
+        a = random_csr(self.rng, 250, 180, 0.03, np.float64, empty_rows=9, shuffle=True)
+        x = self.rng.uniform(-1, 1, 180)
+        y0 = self.rng.uniform(-1, 1, 250)
+        y = tcs.spmv(a, x, alpha=1.5, beta=-2.0, y=y0)
+        self.assert_close(y[:, None], a, x[:, None], alpha=1.5, beta=-2.0, c0=y0[:, None])
+        b = random_csr(self.rng, 90, 140, 0.05, np.float32)
+        z = self.rng.uniform(-1, 1, 90).astype(np.float32)
+        w = tcs.spmv(b, z, transpose=True, index_base=1)
+        self.assertEqual(w.dtype, np.float32)
+        self.assert_close(w[:, None], b.T.tocsr(), z[:, None])
 
 
 if __name__ == "__main__":

@@ -114,6 +114,15 @@ double* tcst_ref_spgemm_magnitude(const tcst_csr* a, const tcst_csr* b, const tc
  * |products| per entry (pass NULL to use |ref|). Returns the worst ratio. */
 double tcst_compare_dense(const double* ref, const double* mag, const double* x, int64_t count);
 
+/* ---- Values of the types tcsparse computes on ----
+ * `type` is a cudaDataType: CUDA_R_64F, CUDA_R_32F, CUDA_R_16F or CUDA_R_16BF (any
+ * other value is taken as bf16). fp16 and bf16 are written with round-to-nearest-even. */
+size_t tcst_value_size(int type);
+void tcst_value_put(void* base, size_t i, int type, double x);
+double tcst_value_get(const void* base, size_t i, int type);
+/* x rounded to `type` and back. */
+double tcst_value_rounded(double x, int type);
+
 /* ---- Device helpers (CUDA runtime) ---- */
 /* 1 when a CUDA device is usable, 0 otherwise (any error counts as none). */
 int tcst_gpu_available(void);

@@ -6,8 +6,9 @@
  *     libcusparse;
  *   - against the real <cusparse.h>, linked with the REAL libcusparse, and run with
  *     LD_PRELOAD=libtcsparse_cusparse.so: then every answer below proves that the call
- *     was interposed (the real library names its statuses "CUSPARSE_STATUS_*", and
- *     would accept the functions the shim refuses).
+ *     was interposed (the real library names its statuses "CUSPARSE_STATUS_*");
+ *   - both shim routes again with TCS_CUSPARSE_LIBRARY naming no library, where the
+ *     functions tcsparse does not implement answer NOT_SUPPORTED.
  * No GPU is needed: descriptors only store pointers, so fake aligned addresses that
  * are never dereferenced stand in for device arrays. With a GPU, the handle checks
  * run on a real handle.
@@ -18,6 +19,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <setjmp.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include <cmocka.h>
@@ -233,52 +235,118 @@ static void test_dense_descriptor(void** state) {
 }
 
 #if !SOURCE_ROUTE
-/* Through the shim, what tcsparse does not implement is refused, never handed to the
- * real library (which would receive tcsparse objects). */
-static void test_unsupported_is_refused(void** state) {
+/* Through the shim, what tcsparse does not implement goes to the real cuSPARSE, on the
+ * shim's own objects; with TCS_PROBE_NO_CUSPARSE=1 the test runs with
+ * TCS_CUSPARSE_LIBRARY naming no library, and the same calls return NOT_SUPPORTED.
+ * Descriptor calls need no GPU, in either library. */
+static int real_cusparse_expected(void) {
+    const char* absent = getenv("TCS_PROBE_NO_CUSPARSE");
+    return absent == NULL || strcmp(absent, "1") != 0;
+}
+
+static void test_forwarded_to_cusparse(void** state) {
     (void)state;
+    const int real = real_cusparse_expected();
+    const cusparseStatus_t forwarded = real ? CUSPARSE_STATUS_SUCCESS : CUSPARSE_STATUS_NOT_SUPPORTED;
+
+    /* COO and CSC: cuSPARSE's objects behind the shim's */
     cusparseSpMatDescr_t coo = NULL;
     assert_int_equal(cusparseCreateCoo(&coo, 4, 4, 2, FAKE(0x1000), FAKE(0x2000), FAKE(0x3000),
                                        CUSPARSE_INDEX_32I, CUSPARSE_INDEX_BASE_ZERO,
                                        CUDA_R_32F),
-                     CUSPARSE_STATUS_NOT_SUPPORTED);
-    assert_null(coo);
+                     forwarded);
+    if (real) {
+        cusparseFormat_t format = CUSPARSE_FORMAT_CSR;
+        assert_int_equal(cusparseSpMatGetFormat(coo, &format), CUSPARSE_STATUS_SUCCESS);
+        assert_int_equal(format, CUSPARSE_FORMAT_COO);
+        int64_t rows = 0, cols = 0, nnz = 0;
+        assert_int_equal(cusparseSpMatGetSize(coo, &rows, &cols, &nnz), CUSPARSE_STATUS_SUCCESS);
+        assert_true(rows == 4 && cols == 4 && nnz == 2);
+        void *ri = NULL, *ci = NULL, *val = NULL;
+        cusparseIndexType_t it = CUSPARSE_INDEX_16U;
+        cusparseIndexBase_t base = CUSPARSE_INDEX_BASE_ONE;
+        cudaDataType type = CUDA_R_64F;
+        assert_int_equal(cusparseCooGet(coo, &rows, &cols, &nnz, &ri, &ci, &val, &it, &base, &type),
+                         CUSPARSE_STATUS_SUCCESS);
+        assert_ptr_equal(ci, FAKE(0x2000));
+        assert_int_equal(cusparseDestroySpMat(coo), CUSPARSE_STATUS_SUCCESS);
+    }
     cusparseSpMatDescr_t csc = NULL;
     assert_int_equal(cusparseCreateCsc(&csc, 4, 4, 2, FAKE(0x1000), FAKE(0x2000), FAKE(0x3000),
                                        CUSPARSE_INDEX_32I, CUSPARSE_INDEX_32I,
                                        CUSPARSE_INDEX_BASE_ZERO, CUDA_R_32F),
-                     CUSPARSE_STATUS_NOT_SUPPORTED);
-    cusparseDnVecDescr_t vec = NULL;
-    assert_int_equal(cusparseCreateDnVec(&vec, 4, FAKE(0x1000), CUDA_R_32F),
-                     CUSPARSE_STATUS_NOT_SUPPORTED);
-    assert_int_equal(cusparseDestroyDnVec(vec), CUSPARSE_STATUS_NOT_SUPPORTED);
+                     forwarded);
+    if (real) assert_int_equal(cusparseDestroySpMat(csc), CUSPARSE_STATUS_SUCCESS);
 
+    /* A CSR matrix of tcsparse's: an attribute set and read through cuSPARSE's side,
+     * which the shim makes from the same pointers; the shim's fields still answer. */
     cusparseSpMatDescr_t a = NULL;
     assert_int_equal(cusparseCreateCsr(&a, 4, 4, 2, FAKE(0x1000), FAKE(0x2000), FAKE(0x3000),
                                        CUSPARSE_INDEX_32I, CUSPARSE_INDEX_32I,
                                        CUSPARSE_INDEX_BASE_ZERO, CUDA_R_32F),
                      CUSPARSE_STATUS_SUCCESS);
-    cusparseFillMode_t fill = CUSPARSE_FILL_MODE_LOWER;
-    assert_int_equal(cusparseSpMatGetAttribute(a, CUSPARSE_SPMAT_FILL_MODE, &fill, sizeof fill),
-                     CUSPARSE_STATUS_NOT_SUPPORTED);
+    cusparseFillMode_t fill = CUSPARSE_FILL_MODE_UPPER;
     assert_int_equal(cusparseSpMatSetAttribute(a, CUSPARSE_SPMAT_FILL_MODE, &fill, sizeof fill),
-                     CUSPARSE_STATUS_NOT_SUPPORTED);
+                     forwarded);
+    fill = CUSPARSE_FILL_MODE_LOWER;
+    assert_int_equal(cusparseSpMatGetAttribute(a, CUSPARSE_SPMAT_FILL_MODE, &fill, sizeof fill),
+                     forwarded);
+    if (real) assert_int_equal(fill, CUSPARSE_FILL_MODE_UPPER);
+    /* new arrays reach cuSPARSE's side before its next call */
+    assert_int_equal(cusparseCsrSetPointers(a, FAKE(0x1100), FAKE(0x2100), FAKE(0x3100)),
+                     CUSPARSE_STATUS_SUCCESS);
+    if (real) {
+        const void *rp = NULL, *ci = NULL, *val = NULL;
+        int64_t rows = 0, cols = 0, nnz = 0;
+        cusparseIndexType_t rpt, cit;
+        cusparseIndexBase_t base;
+        cudaDataType type;
+        /* ConstCsrGet is kept by the shim; CooGet on a CSR matrix is cuSPARSE's to refuse */
+        assert_int_equal(cusparseConstCsrGet(a, &rows, &cols, &nnz, &rp, &ci, &val, &rpt, &cit,
+                                             &base, &type),
+                         CUSPARSE_STATUS_SUCCESS);
+        assert_ptr_equal(ci, FAKE(0x2100));
+        int batches = 0;
+        assert_int_equal(cusparseSpMatGetStridedBatch(a, &batches), CUSPARSE_STATUS_SUCCESS);
+        assert_int_equal(batches, 1);
+    }
+
+    /* A dense vector of tcsparse's, and one of a type only cuSPARSE has. */
+    cusparseDnVecDescr_t x = NULL, z = NULL;
+    assert_int_equal(cusparseCreateDnVec(&x, 4, FAKE(0x4000), CUDA_R_32F), CUSPARSE_STATUS_SUCCESS);
+    int64_t size = 0;
+    void* values = NULL;
+    cudaDataType type = CUDA_R_64F;
+    assert_int_equal(cusparseDnVecGet(x, &size, &values, &type), CUSPARSE_STATUS_SUCCESS);
+    assert_true(size == 4 && values == FAKE(0x4000) && type == CUDA_R_32F);
+    assert_int_equal(cusparseCreateDnVec(&z, 4, FAKE(0x4000), CUDA_C_64F), forwarded);
+    if (real) {
+        assert_int_equal(cusparseDnVecGet(z, &size, &values, &type), CUSPARSE_STATUS_SUCCESS);
+        assert_int_equal(type, CUDA_C_64F);
+        assert_int_equal(cusparseDestroyDnVec(z), CUSPARSE_STATUS_SUCCESS);
+    }
+
+    /* accelerated calls keep tcsparse's checks: no handle is an invalid argument */
     const float one = 1.0f;
-    assert_int_equal(cusparseSpMV(NULL, CUSPARSE_OPERATION_NON_TRANSPOSE, &one, a, NULL, &one,
-                                  NULL, CUDA_R_32F, CUSPARSE_SPMV_ALG_DEFAULT, NULL),
-                     CUSPARSE_STATUS_NOT_SUPPORTED);
-    size_t size = 0;
+    assert_int_equal(cusparseSpMV(NULL, CUSPARSE_OPERATION_NON_TRANSPOSE, &one, a, x, &one, x,
+                                  CUDA_R_32F, CUSPARSE_SPMV_ALG_DEFAULT, NULL),
+                     CUSPARSE_STATUS_INVALID_VALUE);
+    size_t bytes = 0;
     assert_int_equal(cusparseSpGEMMreuse_workEstimation(
                          NULL, CUSPARSE_OPERATION_NON_TRANSPOSE,
                          CUSPARSE_OPERATION_NON_TRANSPOSE, a, a, a, CUSPARSE_SPGEMM_DEFAULT,
-                         NULL, &size, NULL),
-                     CUSPARSE_STATUS_NOT_SUPPORTED);
-    assert_int_equal(cusparseCsr2cscEx2_bufferSize(NULL, 4, 4, 2, FAKE(0x3000), FAKE(0x1000),
-                                                   FAKE(0x2000), NULL, NULL, NULL, CUDA_R_32F,
-                                                   CUSPARSE_ACTION_NUMERIC,
-                                                   CUSPARSE_INDEX_BASE_ZERO,
-                                                   CUSPARSE_CSR2CSC_ALG1, &size),
-                     CUSPARSE_STATUS_NOT_SUPPORTED);
+                         NULL, &bytes, NULL),
+                     CUSPARSE_STATUS_INVALID_VALUE);
+
+    /* the legacy API, which touches no shim object */
+    cusparseMatDescr_t legacy = NULL;
+    assert_int_equal(cusparseCreateMatDescr(&legacy), forwarded);
+    if (real) {
+        assert_int_equal(cusparseSetMatIndexBase(legacy, CUSPARSE_INDEX_BASE_ONE), CUSPARSE_STATUS_SUCCESS);
+        assert_int_equal(cusparseGetMatIndexBase(legacy), CUSPARSE_INDEX_BASE_ONE);
+        assert_int_equal(cusparseDestroyMatDescr(legacy), CUSPARSE_STATUS_SUCCESS);
+    }
+    assert_int_equal(cusparseDestroyDnVec(x), CUSPARSE_STATUS_SUCCESS);
     assert_int_equal(cusparseDestroySpMat(a), CUSPARSE_STATUS_SUCCESS);
 }
 #endif
@@ -292,7 +360,7 @@ int main(void) {
         cmocka_unit_test(test_spgemm_operands),
         cmocka_unit_test(test_dense_descriptor),
 #if !SOURCE_ROUTE
-        cmocka_unit_test(test_unsupported_is_refused),
+        cmocka_unit_test(test_forwarded_to_cusparse),
 #endif
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -1,0 +1,620 @@
+/* CSR SpMV on a GPU against the CPU reference (in double), through the public API:
+ * y = alpha * op(A) * x + beta * y with opA N and T, fp32, fp64, fp16/bf16 (y of the
+ * input type or fp32), host and device alpha/beta, index bases 0 and 1, unsorted
+ * columns, beta == 0 with NaN in y, beta != 0, alpha == 0, empty rows, rows of
+ * thousands of entries, nnz == 0, m or k == 0 or 1, rectangular shapes, vectors off
+ * 16-byte alignment, the DEFAULT, CSR_ALG1 and CSR_ALG2 algorithms (bitwise the same
+ * y), preprocess then new values of A, runs without preprocess (bitwise the same),
+ * bitwise the same y as tcsSpMM with one column (the path it is built on), CUDA graph
+ * capture and replay, Matrix Market files.
+ *
+ * Every entry must satisfy |y - ref| <= tol * (sum of |products| + |beta*y0|), tol
+ * 1e-5 for fp32, 1e-12 for fp64, 1e-2 for fp16/bf16 (plus one fp16 subnormal step for
+ * an fp16 y). Inputs are rounded to their type first, so the bound measures the
+ * arithmetic only. y lives in an allocation filled with 0xFF bytes (NaN): an entry left
+ * unwritten fails. Exits 77 (skipped) without a GPU; the seed is printed and
+ * TCST_SEED=<seed> reproduces a run. TCS_TEST_QUICK=1 (the compute-sanitizer run) uses
+ * smaller matrices. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <cmocka.h>
+
+#include "tcs_test_support.h"
+#include "tcsparse.h"
+#include "tcst_status.h"
+
+#include <cuda_runtime_api.h>
+
+#include <dirent.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define CUDA_OK(call)                                                                        \
+    do {                                                                                     \
+        const cudaError_t e_ = (call);                                                       \
+        if (e_ != cudaSuccess) fail_msg("%s: %s", #call, cudaGetErrorString(e_));            \
+    } while (0)
+
+typedef struct {
+    cudaDataType ax, y, compute;
+    double tol;
+    const char* name;
+} types_t;
+
+enum { FP32, FP64, FP16, FP16_Y32, BF16, BF16_Y32, TYPE_COUNT };
+static const types_t TYPES[TYPE_COUNT] = {
+    {CUDA_R_32F, CUDA_R_32F, CUDA_R_32F, 1e-5, "fp32"},
+    {CUDA_R_64F, CUDA_R_64F, CUDA_R_64F, 1e-12, "fp64"},
+    {CUDA_R_16F, CUDA_R_16F, CUDA_R_32F, 1e-2, "fp16"},
+    {CUDA_R_16F, CUDA_R_32F, CUDA_R_32F, 1e-2, "fp16 -> fp32 y"},
+    {CUDA_R_16BF, CUDA_R_16BF, CUDA_R_32F, 1e-2, "bf16"},
+    {CUDA_R_16BF, CUDA_R_32F, CUDA_R_32F, 1e-2, "bf16 -> fp32 y"},
+};
+
+static struct {
+    tcsHandle_t handle;
+    tcst_rng rng;
+    uint64_t seed;
+    int quick;
+} fx;
+
+static void* xmalloc(size_t bytes) {
+    void* p = malloc(bytes > 0 ? bytes : 1);
+    assert_non_null(p);
+    return p;
+}
+
+/* Device memory of a test, released after it (also a failed one). */
+#define MAX_HELD 32
+static void* held[MAX_HELD];
+static int n_held;
+
+static void* device(size_t bytes) {
+    void* p = tcst_device_poisoned(bytes > 0 ? bytes : 16);
+    assert_non_null(p);
+    assert_true(n_held < MAX_HELD);
+    return held[n_held++] = p;
+}
+
+static int release_all(void** state) {
+    (void)state;
+    for (int i = 0; i < n_held; ++i) tcst_device_free(held[i]);
+    n_held = 0;
+    tcsSetPointerMode(fx.handle, TCS_POINTER_MODE_HOST);
+    tcsSetStream(fx.handle, NULL);
+    return 0;
+}
+
+static void upload(void* dst, const void* src, size_t bytes) {
+    if (bytes > 0) CUDA_OK(cudaMemcpy(dst, src, bytes, cudaMemcpyHostToDevice));
+}
+
+/* ---- one product ---------------------------------------------------------------- */
+
+typedef struct {
+    int type;            /* index into TYPES */
+    int trans;           /* op(A) = A^T */
+    int base;            /* index base of A */
+    int device_scalars;  /* alpha and beta in device memory */
+    double alpha, beta;  /* beta == 0: y starts as NaN */
+    tcsSpMVAlg_t alg;
+    int preprocess;      /* tcsSpMV_preprocess before the call */
+    int misalign;        /* x and y one element past a 256-byte boundary */
+} spmv_case;
+
+static spmv_case plain_case(int type) {
+    spmv_case c;
+    memset(&c, 0, sizeof c);
+    c.type = type;
+    c.alpha = 1.0;
+    c.alg = TCS_SPMV_ALG_DEFAULT;
+    c.preprocess = 1;
+    return c;
+}
+
+/* A on the device (values of type ax) and its descriptor. */
+typedef struct {
+    int *rp, *ci;
+    void* val;
+    tcsConstSpMatDescr_t descr;
+} device_matrix;
+
+static device_matrix upload_matrix(const tcst_csr* a, int base, cudaDataType type) {
+    device_matrix d;
+    void* unused = NULL;
+    assert_int_equal(tcst_csr_upload(a, base, 1, &d.rp, &d.ci, &unused), 0);
+    tcst_device_free(unused);
+    if (d.rp) held[n_held++] = d.rp;
+    if (d.ci) held[n_held++] = d.ci;
+    const size_t vs = tcst_value_size(type);
+    void* host = xmalloc((size_t)a->nnz * vs);
+    for (int64_t e = 0; e < a->nnz; ++e) tcst_value_put(host, (size_t)e, type, a->val[e]);
+    d.val = a->nnz > 0 ? device((size_t)a->nnz * vs) : NULL;
+    upload(d.val, host, (size_t)a->nnz * vs);
+    free(host);
+    assert_ok(tcsCreateConstCsr(&d.descr, a->rows, a->cols, a->nnz, d.rp, d.ci, d.val,
+                                TCS_INDEX_32I, TCS_INDEX_32I,
+                                base ? TCS_INDEX_BASE_ONE : TCS_INDEX_BASE_ZERO, type));
+    return d;
+}
+
+/* A random vector of n values of `type`, rounded to it (host copy in double). */
+static double* random_vector(int64_t n, cudaDataType type) {
+    double* v = (double*)xmalloc((size_t)n * sizeof(double));
+    for (int64_t i = 0; i < n; ++i) v[i] = tcst_value_rounded(tcst_rng_symmetric(&fx.rng), type);
+    return v;
+}
+
+/* A device vector holding v (or poison for NULL), at `offset` elements into its
+ * allocation. */
+static void* vector_on_device(const double* v, int64_t n, cudaDataType type, int offset) {
+    const size_t vs = tcst_value_size(type);
+    char* base = (char*)device((size_t)(n + offset) * vs);
+    char* at = base + (size_t)offset * vs;
+    if (v != NULL) {
+        void* host = xmalloc((size_t)n * vs);
+        for (int64_t i = 0; i < n; ++i) tcst_value_put(host, (size_t)i, type, v[i]);
+        upload(at, host, (size_t)n * vs);
+        free(host);
+    }
+    return at;
+}
+
+/* The y the GPU computed, in double. */
+typedef struct {
+    int64_t m;
+    double* y;
+    void* raw; /* the bytes, for bitwise comparisons */
+    size_t bytes;
+} outcome;
+
+static void outcome_free(outcome* o) {
+    free(o->y), free(o->raw);
+    memset(o, 0, sizeof *o);
+}
+
+/* Runs y = alpha*op(A)*x + beta*y0 on the GPU with the case's options; A's values are
+ * a's rounded to the type (a is changed in place to hold them). `given`: A already on
+ * the device; `kept`: a buffer to use again (allocated on the first call). */
+static outcome run_spmv(tcst_csr* a, const spmv_case* c, const double* x, const double* y0,
+                        const device_matrix* given, void** kept) {
+    const types_t* t = &TYPES[c->type];
+    for (int64_t e = 0; e < a->nnz; ++e) a->val[e] = tcst_value_rounded(a->val[e], t->ax);
+    const int64_t m = c->trans ? a->cols : a->rows, k = c->trans ? a->rows : a->cols;
+    const device_matrix d = given != NULL ? *given : upload_matrix(a, c->base, t->ax);
+    const int offset = c->misalign ? 1 : 0;
+    void* dx = vector_on_device(x, k, t->ax, offset);
+    void* dy = vector_on_device(c->beta != 0.0 ? y0 : NULL, m, t->y, offset);
+    tcsConstDnVecDescr_t vx = NULL;
+    tcsDnVecDescr_t vy = NULL;
+    assert_ok(tcsCreateConstDnVec(&vx, k, dx, t->ax));
+    assert_ok(tcsCreateDnVec(&vy, m, dy, t->y));
+
+    double scalars_d[2] = {c->alpha, c->beta};
+    float scalars_f[2] = {(float)c->alpha, (float)c->beta};
+    const void* host_scalars = t->compute == CUDA_R_64F ? (const void*)scalars_d : (const void*)scalars_f;
+    const size_t ss = tcst_value_size(t->compute);
+    const void *alpha = host_scalars, *beta = (const char*)host_scalars + ss;
+    if (c->device_scalars) {
+        void* ds = device(2 * ss);
+        upload(ds, host_scalars, 2 * ss);
+        alpha = ds, beta = (const char*)ds + ss;
+        assert_ok(tcsSetPointerMode(fx.handle, TCS_POINTER_MODE_DEVICE));
+    }
+    const tcsOperation_t op = c->trans ? TCS_OPERATION_TRANSPOSE : TCS_OPERATION_NON_TRANSPOSE;
+    size_t bytes = 0, again = 0;
+    assert_ok(tcsSpMV_bufferSize(fx.handle, op, alpha, d.descr, vx, beta, vy, t->compute, c->alg, &bytes));
+    assert_ok(tcsSpMV_bufferSize(fx.handle, op, alpha, d.descr, vx, beta, vy, t->compute, c->alg, &again));
+    assert_int_equal(bytes, again);
+    void* buffer = kept != NULL && *kept != NULL ? *kept : bytes > 0 ? device(bytes) : NULL;
+    if (kept != NULL) *kept = buffer;
+    if (c->preprocess)
+        assert_ok(tcsSpMV_preprocess(fx.handle, op, alpha, d.descr, vx, beta, vy, t->compute, c->alg, buffer));
+    assert_ok(tcsSpMV(fx.handle, op, alpha, d.descr, vx, beta, vy, t->compute, c->alg, buffer));
+    CUDA_OK(cudaDeviceSynchronize());
+    assert_ok(tcsSetPointerMode(fx.handle, TCS_POINTER_MODE_HOST));
+
+    outcome o;
+    o.m = m;
+    o.bytes = (size_t)m * tcst_value_size(t->y);
+    o.raw = xmalloc(o.bytes);
+    assert_int_equal(tcst_device_download(o.raw, dy, o.bytes), 0);
+    o.y = (double*)xmalloc((size_t)m * sizeof(double));
+    for (int64_t i = 0; i < m; ++i) o.y[i] = tcst_value_get(o.raw, (size_t)i, t->y);
+    tcsDestroyDnVec(vx);
+    tcsDestroyDnVec(vy);
+    if (given == NULL) tcsDestroySpMat(d.descr);
+    return o;
+}
+
+/* y against alpha*op(A)*x + beta*y0 in double, entry by entry. */
+static void check_y(const char* name, const tcst_csr* a, const spmv_case* c, const double* x,
+                    const double* y0, const outcome* o) {
+    const types_t* t = &TYPES[c->type];
+    const int64_t m = o->m;
+    double* ref = (double*)calloc((size_t)(m > 0 ? m : 1), sizeof(double));
+    double* mag = (double*)calloc((size_t)(m > 0 ? m : 1), sizeof(double));
+    assert_true(ref != NULL && mag != NULL);
+    for (int64_t i = 0; i < a->rows; ++i)
+        for (int e = a->row_ptr[i]; e < a->row_ptr[i + 1]; ++e) {
+            const int64_t j = a->col_idx[e];
+            const int64_t out = c->trans ? j : i, in = c->trans ? i : j;
+            ref[out] += a->val[e] * x[in];
+            mag[out] += fabs(a->val[e] * x[in]);
+        }
+    /* the scalars as the GPU sees them: in the compute type */
+    const double alpha = tcst_value_rounded(c->alpha, t->compute);
+    const double beta = tcst_value_rounded(c->beta, t->compute);
+    for (int64_t i = 0; i < m; ++i) {
+        ref[i] = alpha * ref[i] + (beta != 0.0 ? beta * y0[i] : 0.0);
+        mag[i] = fabs(alpha) * mag[i] + (beta != 0.0 ? fabs(beta * y0[i]) : 0.0);
+        /* an fp16 or bf16 y also holds the rounding of the result itself */
+        const double slack = t->y == CUDA_R_16F ? 6e-8 : 0.0;
+        const double err = fabs(o->y[i] - ref[i]);
+        if (!(err <= t->tol * mag[i] + slack + 1e-300))
+            fail_msg("%s (%s, op %s, base %d, alpha %g, beta %g, alg %d): y[%lld] = %.17g, "
+                     "reference %.17g (magnitude %g)",
+                     name, t->name, c->trans ? "T" : "N", c->base, c->alpha, c->beta, (int)c->alg,
+                     (long long)i, o->y[i], ref[i], mag[i]);
+    }
+    free(ref), free(mag);
+}
+
+/* One case: fresh x and y0, the run, the check. */
+static void check_case(const char* name, tcst_csr* a, const spmv_case* c) {
+    const types_t* t = &TYPES[c->type];
+    const int64_t m = c->trans ? a->cols : a->rows, k = c->trans ? a->rows : a->cols;
+    double* x = random_vector(k, t->ax);
+    double* y0 = random_vector(m, t->y);
+    outcome o = run_spmv(a, c, x, y0, NULL, NULL);
+    check_y(name, a, c, x, y0, &o);
+    outcome_free(&o);
+    free(x), free(y0);
+    release_all(NULL);
+}
+
+/* Every type, both ops, scalars and bases in turn, on one matrix. */
+static void sweep(const char* name, const tcst_csr* original) {
+    for (int type = 0; type < TYPE_COUNT; ++type)
+        for (int trans = 0; trans < 2; ++trans) {
+            tcst_csr a;
+            assert_int_equal(tcst_csr_copy(original, &a), 0);
+            spmv_case c = plain_case(type);
+            c.trans = trans;
+            c.base = (type + trans) % 2;
+            c.device_scalars = type % 3 == 1;
+            c.alpha = trans ? -1.5 : 2.0;
+            c.beta = type % 2 == 0 ? 0.0 : 0.5;
+            c.misalign = type == FP32 && trans;
+            c.preprocess = type != FP64;
+            check_case(name, &a, &c);
+            tcst_csr_free(&a);
+        }
+}
+
+/* rows x cols, rows empty with probability p_empty, else 1..max_len entries; every
+ * `long_every`-th row (0: none) has long_len entries. Columns distinct, unsorted. */
+static void gen(tcst_csr* out, int64_t rows, int64_t cols, int max_len, double p_empty,
+                int long_every, int long_len) {
+    int64_t nnz = 0;
+    int* len = (int*)xmalloc((size_t)(rows > 0 ? rows : 1) * sizeof(int));
+    for (int64_t i = 0; i < rows; ++i) {
+        len[i] = tcst_rng_uniform(&fx.rng) < p_empty ? 0 : 1 + (int)tcst_rng_below(&fx.rng, (uint64_t)max_len);
+        if (long_every > 0 && i % long_every == long_every / 2) len[i] = long_len;
+        if (len[i] > cols) len[i] = (int)cols;
+        nnz += len[i];
+    }
+    assert_int_equal(tcst_csr_alloc(out, rows, cols, nnz), 0);
+    int* pool = (int*)xmalloc((size_t)(cols > 0 ? cols : 1) * sizeof(int));
+    for (int64_t j = 0; j < cols; ++j) pool[j] = (int)j;
+    for (int64_t i = 0; i < rows; ++i) {
+        const int start = out->row_ptr[i];
+        for (int e = 0; e < len[i]; ++e) { /* partial Fisher-Yates: distinct columns */
+            const int pick = e + (int)tcst_rng_below(&fx.rng, (uint64_t)(cols - e));
+            const int keep = pool[e];
+            pool[e] = pool[pick];
+            pool[pick] = keep;
+            out->col_idx[start + e] = pool[e];
+            out->val[start + e] = tcst_rng_symmetric(&fx.rng);
+        }
+        out->row_ptr[i + 1] = start + len[i];
+    }
+    free(len), free(pool);
+}
+
+/* ---- tests ---------------------------------------------------------------------- */
+
+static void test_shapes_and_edges(void** state) {
+    (void)state;
+    const struct {
+        const char* name;
+        int64_t rows, cols;
+        int max_len;
+        double p_empty;
+    } shapes[] = {
+        {"1 x 1", 1, 1, 1, 0.0},          {"m = 0", 0, 7, 1, 0.0},
+        {"k = 0", 9, 0, 1, 0.0},          {"nnz = 0", 13, 11, 1, 1.0},
+        {"one row", 1, 300, 40, 0.0},     {"one column", 250, 1, 1, 0.3},
+        {"tall", 1003, 37, 9, 0.2},       {"wide", 29, 2011, 60, 0.1},
+    };
+    for (size_t i = 0; i < sizeof shapes / sizeof shapes[0]; ++i) {
+        tcst_csr a;
+        gen(&a, shapes[i].rows, shapes[i].cols, shapes[i].max_len, shapes[i].p_empty, 0, 0);
+        sweep(shapes[i].name, &a);
+        tcst_csr_free(&a);
+    }
+}
+
+static void test_long_rows_and_empty_rows(void** state) {
+    (void)state;
+    tcst_csr a;
+    const int64_t m = fx.quick ? 3000 : 60000;
+    gen(&a, m, m / 2 + 5, 12, 0.3, fx.quick ? 700 : 3000, fx.quick ? 1500 : 9000);
+    sweep("long and empty rows", &a);
+    tcst_csr_free(&a);
+}
+
+static void test_alpha_zero_and_nan_y(void** state) {
+    (void)state;
+    tcst_csr a;
+    gen(&a, 400, 350, 20, 0.1, 0, 0);
+    for (int type = 0; type < TYPE_COUNT; ++type) {
+        spmv_case c = plain_case(type);
+        c.alpha = 0.0;
+        c.beta = -2.0; /* y = beta * y0 */
+        check_case("alpha == 0", &a, &c);
+        c.alpha = 1.0;
+        c.beta = 0.0; /* y starts as NaN and must be overwritten */
+        check_case("beta == 0 over NaN", &a, &c);
+    }
+    tcst_csr_free(&a);
+}
+
+static void test_generators(void** state) {
+    (void)state;
+    tcst_csr s, r, b;
+    assert_int_equal(tcst_gen_stencil27(fx.quick ? 12 : 40, 20, 17, 3, fx.seed + 1, &s), 0);
+    assert_int_equal(tcst_gen_rmat(fx.quick ? 10 : 15, 12, 0.57, 0.19, 0.19, fx.seed + 2, &r), 0);
+    assert_int_equal(tcst_gen_banded(fx.quick ? 5000 : 200001, 4, fx.seed + 3, &b), 0);
+    sweep("stencil27 dof 3", &s);
+    sweep("rmat", &r);
+    sweep("banded", &b);
+    tcst_csr_free(&s), tcst_csr_free(&r), tcst_csr_free(&b);
+}
+
+/* The three CSR algorithms, with and without preprocess, twice each: one y, bitwise;
+ * and the same bits as tcsSpMM with one row-major column. */
+static void test_bitwise_same(void** state) {
+    (void)state;
+    tcst_csr a;
+    gen(&a, fx.quick ? 2000 : 30000, fx.quick ? 1800 : 25000, 30, 0.05, 97, 2000);
+    for (int type = FP32; type <= FP64; ++type)
+        for (int trans = 0; trans < 2; ++trans) {
+            const types_t* t = &TYPES[type];
+            const int64_t m = trans ? a.cols : a.rows, k = trans ? a.rows : a.cols;
+            double* x = random_vector(k, t->ax);
+            outcome first;
+            memset(&first, 0, sizeof first);
+            const tcsSpMVAlg_t algs[] = {TCS_SPMV_ALG_DEFAULT, TCS_SPMV_CSR_ALG1, TCS_SPMV_CSR_ALG2};
+            for (int g = 0; g < 3; ++g)
+                for (int pre = 0; pre < 2; ++pre)
+                    for (int rep = 0; rep < 2; ++rep) {
+                        spmv_case c = plain_case(type);
+                        c.trans = trans;
+                        c.alg = algs[g];
+                        c.preprocess = pre;
+                        outcome o = run_spmv(&a, &c, x, NULL, NULL, NULL);
+                        if (first.raw == NULL) {
+                            check_y("algorithms", &a, &c, x, NULL, &o);
+                            first = o;
+                        } else {
+                            if (memcmp(first.raw, o.raw, o.bytes) != 0)
+                                fail_msg("%s, op %s: alg %d, preprocess %d differs from the first run",
+                                         t->name, trans ? "T" : "N", (int)algs[g], pre);
+                            outcome_free(&o);
+                        }
+                        release_all(NULL);
+                    }
+
+            /* SpMM with B = x as a k x 1 row-major matrix: the same bits */
+            const device_matrix d = upload_matrix(&a, 0, t->ax);
+            void* dx = vector_on_device(x, k, t->ax, 0);
+            void* dc = device((size_t)m * tcst_value_size(t->y));
+            tcsConstDnMatDescr_t b = NULL;
+            tcsDnMatDescr_t cm = NULL;
+            assert_ok(tcsCreateConstDnMat(&b, k, 1, 1, dx, t->ax, TCS_ORDER_ROW));
+            assert_ok(tcsCreateDnMat(&cm, m, 1, 1, dc, t->y, TCS_ORDER_ROW));
+            const double one_d = 1.0, zero_d = 0.0;
+            const float one_f = 1.0f, zero_f = 0.0f;
+            const void* one = type == FP64 ? (const void*)&one_d : (const void*)&one_f;
+            const void* zero = type == FP64 ? (const void*)&zero_d : (const void*)&zero_f;
+            const tcsOperation_t op = trans ? TCS_OPERATION_TRANSPOSE : TCS_OPERATION_NON_TRANSPOSE;
+            size_t bytes = 0;
+            assert_ok(tcsSpMM_bufferSize(fx.handle, op, TCS_OPERATION_NON_TRANSPOSE, one, d.descr, b,
+                                         zero, cm, t->compute, TCS_SPMM_ALG_DEFAULT, &bytes));
+            void* buffer = bytes > 0 ? device(bytes) : NULL;
+            assert_ok(tcsSpMM(fx.handle, op, TCS_OPERATION_NON_TRANSPOSE, one, d.descr, b, zero, cm,
+                              t->compute, TCS_SPMM_ALG_DEFAULT, buffer));
+            void* spmm = xmalloc(first.bytes);
+            assert_int_equal(tcst_device_download(spmm, dc, first.bytes), 0);
+            if (memcmp(spmm, first.raw, first.bytes) != 0)
+                fail_msg("%s, op %s: SpMV differs from SpMM with one column", t->name, trans ? "T" : "N");
+            free(spmm);
+            tcsDestroyDnMat(b), tcsDestroyDnMat(cm), tcsDestroySpMat(d.descr);
+            outcome_free(&first);
+            free(x);
+            release_all(NULL);
+        }
+    tcst_csr_free(&a);
+}
+
+/* Preprocess once, then new values in A's array (the same pattern) and SpMV with the
+ * same buffer: the analysis is reused and y follows the new values. */
+static void test_preprocess_then_new_values(void** state) {
+    (void)state;
+    tcst_csr a;
+    gen(&a, 5000, 4000, 16, 0.1, 500, 3000);
+    for (int type = FP32; type <= FP64; ++type) {
+        const types_t* t = &TYPES[type];
+        spmv_case c = plain_case(type);
+        c.trans = type == FP64;
+        const int64_t k = c.trans ? a.rows : a.cols;
+        const device_matrix d = upload_matrix(&a, 0, t->ax);
+        double* x = random_vector(k, t->ax);
+        void* buffer = NULL;
+        outcome o = run_spmv(&a, &c, x, NULL, &d, &buffer);
+        check_y("before new values", &a, &c, x, NULL, &o);
+        outcome_free(&o);
+        void* host = xmalloc((size_t)a.nnz * tcst_value_size(t->ax));
+        for (int64_t e = 0; e < a.nnz; ++e) {
+            a.val[e] = tcst_value_rounded(tcst_rng_symmetric(&fx.rng), t->ax);
+            tcst_value_put(host, (size_t)e, t->ax, a.val[e]);
+        }
+        upload(d.val, host, (size_t)a.nnz * tcst_value_size(t->ax));
+        free(host);
+        c.preprocess = 0; /* the analysis of the first call stays active on A */
+        o = run_spmv(&a, &c, x, NULL, &d, &buffer);
+        check_y("new values", &a, &c, x, NULL, &o);
+        outcome_free(&o);
+        free(x);
+        tcsDestroySpMat(d.descr);
+        release_all(NULL);
+    }
+    tcst_csr_free(&a);
+}
+
+/* Preprocess outside, SpMV captured into a CUDA graph and replayed: the same bits as a
+ * direct call. */
+static void test_graph_capture(void** state) {
+    (void)state;
+    tcst_csr a;
+    gen(&a, 3000, 3000, 20, 0.05, 300, 2500);
+    const types_t* t = &TYPES[FP32];
+    const device_matrix d = upload_matrix(&a, 0, t->ax);
+    double* x = random_vector(a.cols, t->ax);
+    void* dx = vector_on_device(x, a.cols, t->ax, 0);
+    void* dy = vector_on_device(NULL, a.rows, t->y, 0);
+    tcsConstDnVecDescr_t vx = NULL;
+    tcsDnVecDescr_t vy = NULL;
+    assert_ok(tcsCreateConstDnVec(&vx, a.cols, dx, t->ax));
+    assert_ok(tcsCreateDnVec(&vy, a.rows, dy, t->y));
+    cudaStream_t stream;
+    CUDA_OK(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
+    assert_ok(tcsSetStream(fx.handle, stream));
+    const float one = 1.0f, zero = 0.0f;
+    const tcsOperation_t op = TCS_OPERATION_NON_TRANSPOSE;
+    size_t bytes = 0;
+    assert_ok(tcsSpMV_bufferSize(fx.handle, op, &one, d.descr, vx, &zero, vy, CUDA_R_32F,
+                                 TCS_SPMV_ALG_DEFAULT, &bytes));
+    void* buffer = bytes > 0 ? device(bytes) : NULL;
+    assert_ok(tcsSpMV_preprocess(fx.handle, op, &one, d.descr, vx, &zero, vy, CUDA_R_32F,
+                                 TCS_SPMV_ALG_DEFAULT, buffer));
+    assert_ok(tcsSpMV(fx.handle, op, &one, d.descr, vx, &zero, vy, CUDA_R_32F, TCS_SPMV_ALG_DEFAULT, buffer));
+    CUDA_OK(cudaStreamSynchronize(stream));
+    const size_t ybytes = (size_t)a.rows * sizeof(float);
+    void* direct = xmalloc(ybytes);
+    void* replayed = xmalloc(ybytes);
+    assert_int_equal(tcst_device_download(direct, dy, ybytes), 0);
+    CUDA_OK(cudaMemset(dy, 0xFF, ybytes));
+    CUDA_OK(cudaDeviceSynchronize());
+    cudaGraph_t graph;
+    cudaGraphExec_t exec;
+    CUDA_OK(cudaStreamBeginCapture(stream, cudaStreamCaptureModeThreadLocal));
+    const tcsStatus_t captured = tcsSpMV(fx.handle, op, &one, d.descr, vx, &zero, vy, CUDA_R_32F,
+                                         TCS_SPMV_ALG_DEFAULT, buffer);
+    CUDA_OK(cudaStreamEndCapture(stream, &graph));
+    assert_ok(captured);
+    CUDA_OK(cudaGraphInstantiate(&exec, graph, 0));
+    CUDA_OK(cudaGraphLaunch(exec, stream));
+    CUDA_OK(cudaStreamSynchronize(stream));
+    assert_int_equal(tcst_device_download(replayed, dy, ybytes), 0);
+    if (memcmp(direct, replayed, ybytes) != 0) fail_msg("the replayed graph gave another y");
+    CUDA_OK(cudaGraphExecDestroy(exec));
+    CUDA_OK(cudaGraphDestroy(graph));
+    assert_ok(tcsSetStream(fx.handle, NULL));
+    CUDA_OK(cudaStreamDestroy(stream));
+    free(direct), free(replayed), free(x);
+    tcsDestroyDnVec(vx), tcsDestroyDnVec(vy), tcsDestroySpMat(d.descr);
+    tcst_csr_free(&a);
+}
+
+static int ends_with(const char* s, const char* suffix) {
+    const size_t n = strlen(s), k = strlen(suffix);
+    return n >= k && strcmp(s + n - k, suffix) == 0;
+}
+
+/* Every real Matrix Market file of the shared folder (quick: three small ones), fp32
+ * and fp64, op N and T. */
+static void test_matrix_market(void** state) {
+    (void)state;
+    DIR* dir = opendir(tcst_matrix_dir());
+    if (dir == NULL) {
+        printf("gpu_spmv: no matrix folder %s: Matrix Market cases left out\n", tcst_matrix_dir());
+        return;
+    }
+    int done = 0;
+    struct dirent* e;
+    while ((e = readdir(dir)) != NULL) {
+        if (!ends_with(e->d_name, ".mtx.gz") && !ends_with(e->d_name, ".mtx")) continue;
+        if (fx.quick && strncmp(e->d_name, "nos3", 4) != 0 && strncmp(e->d_name, "aa3", 3) != 0 &&
+            strncmp(e->d_name, "bcsstk13", 8) != 0)
+            continue;
+        char path[1024], err[256] = "";
+        snprintf(path, sizeof path, "%s/%s", tcst_matrix_dir(), e->d_name);
+        tcst_csr a;
+        if (tcst_mm_read(path, 7, &a, err, sizeof err) != 0) continue; /* complex files */
+        for (int type = FP32; type <= FP64; ++type)
+            for (int trans = 0; trans < 2; ++trans) {
+                spmv_case c = plain_case(type);
+                c.trans = trans;
+                c.beta = trans ? 1.0 : 0.0;
+                tcst_csr copy;
+                assert_int_equal(tcst_csr_copy(&a, &copy), 0);
+                check_case(e->d_name, &copy, &c);
+                tcst_csr_free(&copy);
+            }
+        tcst_csr_free(&a);
+        ++done;
+    }
+    closedir(dir);
+    printf("gpu_spmv: %d Matrix Market files\n", done);
+}
+
+static int group_setup(void** state) {
+    (void)state;
+    fx.seed = tcst_fresh_seed();
+    printf("gpu_spmv: seed %llu (TCST_SEED=%llu reproduces)\n", (unsigned long long)fx.seed,
+           (unsigned long long)fx.seed);
+    tcst_rng_seed(&fx.rng, fx.seed);
+    const char* q = getenv("TCS_TEST_QUICK");
+    fx.quick = q != NULL && strcmp(q, "0") != 0;
+    return tcsCreate(&fx.handle) == TCS_STATUS_SUCCESS ? 0 : -1;
+}
+
+static int group_teardown(void** state) {
+    (void)state;
+    return tcsDestroy(fx.handle) == TCS_STATUS_SUCCESS ? 0 : -1;
+}
+
+int main(void) {
+    if (!tcst_gpu_available()) {
+        printf("gpu_spmv: no GPU: skipped\n");
+        return TCST_SKIP;
+    }
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test_teardown(test_shapes_and_edges, release_all),
+        cmocka_unit_test_teardown(test_long_rows_and_empty_rows, release_all),
+        cmocka_unit_test_teardown(test_alpha_zero_and_nan_y, release_all),
+        cmocka_unit_test_teardown(test_generators, release_all),
+        cmocka_unit_test_teardown(test_bitwise_same, release_all),
+        cmocka_unit_test_teardown(test_preprocess_then_new_values, release_all),
+        cmocka_unit_test_teardown(test_graph_capture, release_all),
+        cmocka_unit_test_teardown(test_matrix_market, release_all),
+    };
+    return cmocka_run_group_tests(tests, group_setup, group_teardown);
+}
