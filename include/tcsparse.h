@@ -460,7 +460,8 @@ TCS_API tcsStatus_t tcsDnMatSetValues(tcsDnMatDescr_t dnMatDescr, void* values);
  *
  * Input checking: with the environment variable TCS_CHECK_INPUTS=1 when a handle is
  * created, every product called with that handle (tcsSpGEMM_workEstimation, compute and
- * copy; tcsSpMM_preprocess and tcsSpMM) first checks its sparse inputs at level
+ * copy; the four tcsSpGEMMreuse stages that run work; tcsSpMM_preprocess, tcsSpMM,
+ * tcsSpMV_preprocess and tcsSpMV) first checks its sparse inputs at level
  * TCS_CHECK_STRUCTURE, ignoring the values (NaN and Inf are valid input), and returns
  * TCS_STATUS_INVALID_VALUE without running the product when a rule fails; with
  * TCS_LOG_LEVEL >= 1 the log names the argument, the rule and the first row that breaks

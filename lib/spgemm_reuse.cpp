@@ -13,6 +13,7 @@
 //
 // The state lives in the descriptor's `reuse` member, apart from the plain protocol's.
 #include "entry.hpp"
+#include "input_check.hpp"
 #include "objects.hpp"
 #include "views.hpp"
 
@@ -121,6 +122,12 @@ void check_same_as_analysis(const call& k, tcsSpGEMMAlg_t alg, stage needed, con
 }
 
 // C's arrays as the numeric pass writes them, its values at `values`.
+// With TCS_CHECK_INPUTS=1: A's and B's structure, before a stage touches them.
+void check_inputs(const call& k, const positions& at) {
+    check_input(*k.handle, *k.a, at.a, "matA");
+    check_input(*k.handle, *k.b, at.b, "matB");
+}
+
 tcs::csr_out output_of(const call& k, void* values, const positions& at) {
     const tcsSpMatDescr& c = *k.c;
     check(c.nnz == k.state->nnz_c, at.c, "matC", "nnz differs from the one reuse_nnz reported");
@@ -163,6 +170,7 @@ extern "C" TCS_API tcsStatus_t tcsSpGEMMreuse_workEstimation(
     }
     check(*bufferSize1 >= nonzero(bytes), 8, "bufferSize1",
           "is smaller than the size query returned");
+    check_inputs(k, kStagePositions);
     r.at = stage::none;  // a failure below leaves the descriptor unanalysed
     r.plan->work_estimation(k.problem, externalBuffer1);
     r.buffer1 = externalBuffer1;
@@ -217,6 +225,7 @@ extern "C" TCS_API tcsStatus_t tcsSpGEMMreuse_nnz(
           "has handed its analysis on already: run reuse_workEstimation again",
           TCS_STATUS_NOT_INITIALIZED);
 
+    check_inputs(k, kStagePositions);
     r.at = stage::estimated;  // a failure below leaves no counted state
     char* analysis = static_cast<char*>(externalBuffer4);
     tcs::check_cuda(cudaMemcpyAsync(analysis, r.buffer1, r.analysis_bytes,
@@ -249,6 +258,7 @@ extern "C" TCS_API tcsStatus_t tcsSpGEMMreuse_copy(
         return TCS_STATUS_SUCCESS;
     }
     check(*bufferSize5 >= kMinBuffer, 8, "bufferSize5", "is smaller than the size query returned");
+    check_inputs(k, kStagePositions);
     tcsSpGEMMReuse& r = *k.state;
     const tcs::csr_out out = output_of(k, r.scratch_values, kStagePositions);
     // Unit scalars: the values this pass writes go to buffer3 and are never read.
@@ -281,6 +291,7 @@ extern "C" TCS_API tcsStatus_t tcsSpGEMMreuse_compute(
           "differs from the value type of A, B and C", TCS_STATUS_NOT_SUPPORTED);
     check_same_as_analysis(k, alg, stage::structured, "reuse_copy has not run with a buffer",
                            kComputePositions);
+    check_inputs(k, kComputePositions);
     tcsSpGEMMReuse& r = *k.state;
     const tcs::csr_out out = output_of(k, k.c->values, kComputePositions);
     r.plan->copy(k.problem, r.analysis, r.stage2, scalar_of(*k.handle, alpha, computeType),

@@ -3,6 +3,7 @@
 // one-column kernel (cpp/spmm/csr/single_column.cuh); the buffer, the preprocess memo
 // on matA and the determinism are SpMM's. The kernels live in cpp/spmm.
 #include "entry.hpp"
+#include "input_check.hpp"
 #include "objects.hpp"
 #include "spmm_rules.hpp"
 #include "views.hpp"
@@ -111,6 +112,7 @@ extern "C" TCS_API tcsStatus_t tcsSpMV_preprocess(tcsHandle_t handle, tcsOperati
     trace(__func__);
     const call k = check_call(handle, opA, alpha, matA, vecX, beta, vecY, computeType, alg);
     checked_buffer(k, externalBuffer);
+    check_input(*handle, *k.a, 3, "matA");
     k.a->spmm_memo = {};  // a failed analysis leaves no active buffer
     const tcs::spmm::analysis found = tcs::spmm::preprocess(k.problem, externalBuffer);
     k.a->spmm_memo = {externalBuffer, k.key, found};
@@ -127,6 +129,7 @@ extern "C" TCS_API tcsStatus_t tcsSpMV(tcsHandle_t handle, tcsOperation_t opA, c
     trace(__func__);
     const call k = check_call(handle, opA, alpha, matA, vecX, beta, vecY, computeType, alg);
     checked_buffer(k, externalBuffer);
+    check_input(*handle, *k.a, 3, "matA");
     const tcsSpMMMemo& memo = k.a->spmm_memo;
     const bool preprocessed =
         externalBuffer != nullptr && memo.buffer == externalBuffer && memo.key == k.key;
