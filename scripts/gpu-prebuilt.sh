@@ -21,7 +21,9 @@ if [ "${1:-}" = stage ]; then
   rm -rf "$stage" && mkdir -p "$stage/lib" "$stage/bin"
   cp -P "$build"/lib/libtcsparse.so* "$stage/lib/"
   cp -P "$build"/shim/lib*.so* "$stage/lib/" 2>/dev/null || true
-  for f in "$build"/tests/gpu_* "$build"/tests/tcs_fortran_test "$build"/bench/tcs_bench; do
+  for f in "$build"/tests/gpu_* "$build"/tests/tcs_fortran_test "$build"/bench/tcs_bench \
+           "$build"/tests/swapin_interleaved "$build"/tests/interleaved_cusparse \
+           "$build"/tests/swapin_solver_style "$build"/tests/solver_style_cusparse; do
     [ -f "$f" ] && [ -x "$f" ] && cp "$f" "$stage/bin/"
   done
   du -sh "$stage"; ls "$stage/bin"
@@ -108,13 +110,36 @@ if [ -n "$sanitizers" ] && command -v compute-sanitizer >/dev/null; then
   rm -f "$out/san-one.log"
 fi
 
-# 3. Fortran
+# 3. the cuSPARSE swap-in: programs written against cuSPARSE, linked to the shim, run
+#    with the shim preloaded, and compared with plain cuSPARSE's results
+shim=$(ls "$stage"/lib/libtcsparse_cusparse.so.*.*.* 2>/dev/null | head -n 1)
+if [ -n "$shim" ] && [ -x "$stage/bin/interleaved_cusparse" ]; then
+  ok=0 bad=0
+  run_one() {  # name, then the command
+    local name=$1; shift
+    if "$@" > "$out/$name.log" 2>&1 < /dev/null; then ok=$((ok + 1)); echo "   $name: passed"
+    else bad=$((bad + 1)); status=1; echo "   $name: FAILED"; tail -n 15 "$out/$name.log"; fi
+  }
+  run_one swapin_interleaved "$stage/bin/swapin_interleaved"
+  run_one interleaved_cusparse "$stage/bin/interleaved_cusparse"
+  run_one interleaved_preload sh tests/swapin/run_preloaded.sh "$shim" "$stage/bin/interleaved_cusparse"
+  run_one interleaved_same_results sh tests/swapin/compare_runs.sh "$shim" "$stage/bin/interleaved_cusparse" python3
+  [ -x "$stage/bin/swapin_solver_style" ] && run_one swapin_solver_style "$stage/bin/swapin_solver_style"
+  [ -x "$stage/bin/solver_style_cusparse" ] && run_one solver_style_preload sh tests/swapin/run_preloaded.sh "$shim" "$stage/bin/solver_style_cusparse"
+  if [[ " ${sanitizers//,/ } " == *" memcheck "* ]] && command -v compute-sanitizer >/dev/null; then
+    run_one interleaved_memcheck env TCS_TEST_QUICK=1 compute-sanitizer --tool memcheck --error-exitcode 99 \
+      "$stage/bin/swapin_interleaved"
+  fi
+  note "swap-in: $ok passed, $bad failed ($(elapsed))"
+fi
+
+# 4. Fortran
 if [ -x "$stage/bin/tcs_fortran_test" ]; then
   if "$stage/bin/tcs_fortran_test" > "$out/fortran.log" 2>&1; then note "fortran test: passed"
   else note "fortran test: FAILED"; status=1; tail -n 10 "$out/fortran.log"; fi
 fi
 
-# 4. benchmark
+# 5. benchmark
 if [ "$bench" = 1 ] && [ -x "$stage/bin/tcs_bench" ]; then
   bargs=(--benchmark_out="$out/bench.json" --benchmark_out_format=json)
   [ -n "$bench_filter" ] && bargs+=(--benchmark_filter="$bench_filter")
