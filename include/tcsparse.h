@@ -614,6 +614,12 @@ TCS_API tcsStatus_t tcsSpMM(tcsHandle_t handle, tcsOperation_t opA, tcsOperation
                             const void* alpha, tcsConstSpMatDescr_t matA,
                             tcsConstDnMatDescr_t matB, const void* beta, tcsDnMatDescr_t matC,
                             cudaDataType computeType, tcsSpMMAlg_t alg, void* externalBuffer);
+
+/** What the block analysis found in matA (placeholder, documented below). */
+TCS_API tcsStatus_t tcsSpMM_getBlockCounts(tcsConstSpMatDescr_t matA, int64_t* blockRows,
+                                           int64_t* blockCols, int64_t* blocksNatural,
+                                           int64_t* blocksReordered, int64_t* blocksUsed,
+                                           int* usesBlocks);
 /** \} */
 
 #ifdef __cplusplus
