@@ -3,6 +3,8 @@
 //   spgemm/<fp32|fp64>/<matrix>/<tcsparse|cusparse>
 //   spmm/<fp32|fp64>/<row|col>/n<N>/<matrix>/<tcsparse|cusparse>
 //   spmm_sweep/fp32/row/n<N>/<matrix>/<rowsplit|merge>   (tcsparse, forced algorithm)
+//   spmm_blocks/<fp16|fp32|fp64>/row/n<N>/<matrix>/<tcsparse|blocks|csr|cusparse|cusparse_bell<B>>
+//       (the tensor-core block family beside the CSR paths: spmm_blocks.cpp)
 #pragma once
 
 #include "suite.hpp"
@@ -18,5 +20,6 @@ struct run_counts {
 void register_spgemm(const matrix_case& c, const run_counts& runs);
 void register_spmm(const matrix_case& c, const run_counts& runs, bool quick);
 void register_spmm_sweep(const matrix_case& c, const run_counts& runs);
+void register_spmm_blocks(const matrix_case& c, const run_counts& runs);
 
 }  // namespace bench

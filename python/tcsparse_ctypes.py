@@ -202,6 +202,7 @@ PROTOTYPES = {
     "tcsSpMM_bufferSize": "heephhpheez",
     "tcsSpMM_preprocess": "heephhpheep",
     "tcsSpMM": "heephhpheep",
+    "tcsSpMM_getBlockCounts": "hIIIIIE",
 }
 _STRING_FUNCTIONS = ("tcsGetErrorName", "tcsGetErrorString")
 

@@ -73,58 +73,12 @@ static size_t type_size(cudaDataType t) {
     return t == CUDA_R_64F ? 8 : t == CUDA_R_32F ? 4 : 2;
 }
 
-/* fp16 with round-to-nearest-even, written out because <cuda_fp16.h> is C++. */
-static uint16_t half_bits(float f) {
-    uint32_t x;
-    memcpy(&x, &f, 4);
-    const uint16_t sign = (uint16_t)((x >> 16) & 0x8000u);
-    const uint32_t a = x & 0x7fffffffu;
-    if (a >= 0x7f800000u) return (uint16_t)(sign | 0x7c00u | (a > 0x7f800000u ? 0x200u : 0u));
-    if (a >= 0x477ff000u) return (uint16_t)(sign | 0x7c00u); /* rounds to infinity */
-    if (a < 0x38800000u) {                                      /* below 2^-14: subnormal */
-        float af;
-        memcpy(&af, &a, 4);
-        return (uint16_t)(sign | (uint16_t)nearbyintf(af * 16777216.0f)); /* units of 2^-24 */
-    }
-    uint32_t h = ((((a >> 23) - 127u + 15u) << 10) | ((a & 0x7fffffu) >> 13));
-    const uint32_t rest = a & 0x1fffu;
-    if (rest > 0x1000u || (rest == 0x1000u && (h & 1u))) ++h;
-    return (uint16_t)(sign | h);
-}
-
-static float half_value(uint16_t h) {
-    const uint32_t sign = (uint32_t)(h & 0x8000u) << 16, e = (h >> 10) & 0x1fu, mant = h & 0x3ffu;
-    uint32_t x;
-    float f;
-    if (e == 0) {
-        f = ldexpf((float)mant, -24);
-        return sign ? -f : f;
-    }
-    x = e == 31 ? (sign | 0x7f800000u | (mant << 13))
-                : (sign | ((e - 15u + 127u) << 23) | (mant << 13));
-    memcpy(&f, &x, 4);
-    return f;
-}
-
-static uint16_t bf16_bits(float f) {
-    uint32_t x;
-    memcpy(&x, &f, 4);
-    return (uint16_t)((x + 0x7fffu + ((x >> 16) & 1u)) >> 16);
-}
-
-static float bf16_value(uint16_t b) {
-    const uint32_t x = (uint32_t)b << 16;
-    float f;
-    memcpy(&f, &x, 4);
-    return f;
-}
-
 static void put(void* base, size_t i, cudaDataType t, double x) {
     switch (t) {
     case CUDA_R_64F: ((double*)base)[i] = x; break;
     case CUDA_R_32F: ((float*)base)[i] = (float)x; break;
-    case CUDA_R_16F: ((uint16_t*)base)[i] = half_bits((float)x); break;
-    default: ((uint16_t*)base)[i] = bf16_bits((float)x); break;
+    case CUDA_R_16F: ((uint16_t*)base)[i] = tcst_half_bits((float)x); break;
+    default: ((uint16_t*)base)[i] = tcst_bf16_bits((float)x); break;
     }
 }
 
@@ -132,8 +86,8 @@ static double get(const void* base, size_t i, cudaDataType t) {
     switch (t) {
     case CUDA_R_64F: return ((const double*)base)[i];
     case CUDA_R_32F: return ((const float*)base)[i];
-    case CUDA_R_16F: return half_value(((const uint16_t*)base)[i]);
-    default: return bf16_value(((const uint16_t*)base)[i]);
+    case CUDA_R_16F: return tcst_half_value(((const uint16_t*)base)[i]);
+    default: return tcst_bf16_value(((const uint16_t*)base)[i]);
     }
 }
 
@@ -964,19 +918,21 @@ static void captured_grids(const tcst_csr* a, int64_t n, const char* kernel,
     assert_ok(tcsSetStream(fx.handle, stream));
     const tcsOperation_t op = TCS_OPERATION_NON_TRANSPOSE;
     size_t bytes = 0;
+    /* CSR_ALG2: the CSR family's own rule (DEFAULT may take the block family after
+     * preprocess, see gpu_spmm_blocks). */
     assert_ok(tcsSpMM_bufferSize(fx.handle, op, op, &alpha, da.descr, db, &beta, dc, CUDA_R_32F,
-                                 TCS_SPMM_ALG_DEFAULT, &bytes));
+                                 TCS_SPMM_CSR_ALG2, &bytes));
     void* kept = tcst_device_poisoned(bytes);
     void* fresh = tcst_device_poisoned(bytes);
     assert_true(kept != NULL && fresh != NULL);
     assert_ok(tcsSpMM_preprocess(fx.handle, op, op, &alpha, da.descr, db, &beta, dc, CUDA_R_32F,
-                                 TCS_SPMM_ALG_DEFAULT, kept));
+                                 TCS_SPMM_CSR_ALG2, kept));
     CUDA_OK(cudaStreamSynchronize(stream));
     for (int g = 0; g < 2; ++g) {
         cudaGraph_t graph;
         CUDA_OK(cudaStreamBeginCapture(stream, cudaStreamCaptureModeGlobal));
         const tcsStatus_t st = tcsSpMM(fx.handle, op, op, &alpha, da.descr, db, &beta, dc,
-                                       CUDA_R_32F, TCS_SPMM_ALG_DEFAULT, g == 0 ? kept : fresh);
+                                       CUDA_R_32F, TCS_SPMM_CSR_ALG2, g == 0 ? kept : fresh);
         CUDA_OK(cudaStreamEndCapture(stream, &graph));
         assert_int_equal(st, TCS_STATUS_SUCCESS);
         grids[g] = graph_kernel_grid(graph, kernel, also[g]);
@@ -1024,7 +980,7 @@ static void test_row_runs(void** state) {
         assert_window(&a, block == 3 ? 3 : 4);
         for (size_t i = 0; i < count; ++i) {
             if (cases[i].block != block) continue;
-            spmm_case sc = plain_case(cases[i].type, cases[i].n, TCS_SPMM_ALG_DEFAULT);
+            spmm_case sc = plain_case(cases[i].type, cases[i].n, TCS_SPMM_CSR_ALG2);
             sc.trans_a = cases[i].trans_a;
             sc.b_row = cases[i].b_row;
             sc.c_row = cases[i].c_row;
@@ -1062,7 +1018,7 @@ static void test_long_row_blocks_counted(void** state) {
             if (grids[0] == 0 || grids[1] == 0 || grids[0] >= grids[1])
                 fail_msg("%d long rows, n = %lld: %u blocks preprocessed, %u without", long_rows,
                          (long long)n, grids[0], grids[1]);
-            spmm_case sc = plain_case(FP32, n, TCS_SPMM_ALG_DEFAULT);
+            spmm_case sc = plain_case(FP32, n, TCS_SPMM_CSR_ALG2);
             sc.base = random_below(2);
             sc.beta = random_below(2) ? 0.5 : 0.0;
             sc.device_scalars = random_below(2);

@@ -17,8 +17,8 @@ constexpr int kThreads = 256;
 constexpr int kWarps = kThreads / 32;
 constexpr unsigned kFull = 0xffffffffu;
 
-// A warp per row: whether its columns ascend strictly; ascending rows with an equal
-// neighbour hold a column twice (unsorted rows are checked by the build).
+// A warp per row: whether its columns ascend; ascending rows with an equal neighbour
+// hold a column twice (unsorted rows are checked when ranked).
 template <class Rows>
 __global__ void __launch_bounds__(kThreads)
     check_rows_kernel(Rows rows, unsigned char* sorted, block_summary* s) {
@@ -41,39 +41,54 @@ __global__ void __launch_bounds__(kThreads)
     }
 }
 
+// A warp per row with unsorted columns (sorted rows are skipped): the rank of each of
+// its entries in column order (ties, a column held twice, by position), and the entry
+// at each rank into value_index[start + rank], where the merge reads the row in column
+// order (and the build then overwrites each slot with the entry's value position, after
+// reading it). Each lane compares its entries with all of the row's: L^2 / 32 steps for
+// a row of L entries, paid by unsorted input only, once per build.
+template <class Rows>
+__global__ void __launch_bounds__(kThreads)
+    rank_unsorted_kernel(Rows rows, const unsigned char* sorted, int* value_index, block_summary* s) {
+    const int lane = threadIdx.x & 31;
+    if (value_index == nullptr) return;  // counted only (block_capacity)
+    for (int i = blockIdx.x * kWarps + (threadIdx.x >> 5); i < rows.rows; i += gridDim.x * kWarps) {
+        if (sorted[i]) continue;
+        const auto r = rows.row(i);
+        bool repeated = false;
+        for (int k = lane; k < r.length; k += 32) {
+            const int c = r.column(k);
+            int rank = 0;
+            for (int q = 0; q < r.length; ++q) {
+                const int d = r.column(q);
+                rank += d < c || (d == c && q < k);
+                repeated = repeated || (d == c && q != k);
+            }
+            value_index[r.start + rank] = k;
+        }
+        if (__any_sync(kFull, repeated) && lane == 0) atomicAdd(&s->duplicates, 1ull);
+    }
+}
+
 // One lane's row in a window, read in column order: `column` is the next column the row
-// has not yet given (INT_MAX when none), `entry` the index of that entry in the row.
-// Sorted rows are read in place; an unsorted row is searched for its next column each
-// time (quadratic in its length, which only unsorted input pays).
+// has not yet given (INT_MAX when none), `entry` the index of that entry in the row
+// (sorted rows in place, unsorted ones through the ranks in value_index; without it,
+// in stored order: counts then miss, and nothing is built, see block_capacity).
 template <class Row>
 struct row_cursor {
     Row r;
     bool ascending = true;
-    int taken = 0;  // entries given so far
+    const int* ranked = nullptr;  // value_index
+    int taken = 0;                // entries given so far
     int column = INT_MAX, entry = -1;
-    int last = -1;
-    bool repeated = false;  // an unsorted row with its next column more than once
 
     __device__ void advance() {
-        if (ascending) {
-            entry = taken;
-            column = taken < r.length ? r.column(taken) : INT_MAX;
+        if (taken >= r.length) {
+            column = INT_MAX;
             return;
         }
-        int best = INT_MAX, at = -1, times = 0;
-        for (int q = 0; q < r.length; ++q) {
-            const int c = r.column(q);
-            if (c > last && c < best) {
-                best = c;
-                at = q;
-                times = 1;
-            } else if (c == best) {
-                ++times;
-            }
-        }
-        column = best;
-        entry = at;
-        repeated = repeated || times > 1;
+        entry = ascending || ranked == nullptr ? taken : ranked[r.start + taken];
+        column = r.column(entry);
     }
 };
 
@@ -88,6 +103,7 @@ __global__ void __launch_bounds__(kThreads)
                          int* groups_out, int which, dense_blocks d) {
     using row_t = decltype(rows.row(0));
     const int lane = threadIdx.x & 31;
+    if (Build && d.summary->overflow) return;
     for (int w = blockIdx.x * kWarps + (threadIdx.x >> 5); w < windows; w += gridDim.x * kWarps) {
         const int p = w * kWindowRows + lane;
         row_cursor<row_t> cur;
@@ -95,6 +111,7 @@ __global__ void __launch_bounds__(kThreads)
             const int i = order != nullptr ? order[p] : p;
             cur.r = rows.row(i);
             cur.ascending = sorted[i] != 0;
+            cur.ranked = d.value_index;
             if (Build) d.starts[p] = cur.r.start;
         }
         cur.advance();
@@ -111,7 +128,8 @@ __global__ void __launch_bounds__(kThreads)
                 if (lane == 0) d.cols[std::int64_t(g) * kGroupColumns + slot] = c;
                 if (has) {
                     mask |= 1u << slot;
-                    d.value_index[cur.r.start + cur.taken] = cur.r.position(cur.entry);
+                    if (d.value_index != nullptr)
+                        d.value_index[cur.r.start + cur.taken] = cur.r.position(cur.entry);
                 }
                 if (slot == kGroupColumns - 1) {
                     d.masks[std::int64_t(g) * kWindowRows + lane] = std::uint16_t(mask);
@@ -120,7 +138,6 @@ __global__ void __launch_bounds__(kThreads)
             }
             if (has) {
                 ++cur.taken;
-                cur.last = c;
                 cur.advance();
             }
             ++distinct;
@@ -132,7 +149,6 @@ __global__ void __launch_bounds__(kThreads)
                 d.masks[g * kWindowRows + lane] = std::uint16_t(mask);
                 if (lane >= used && lane < kGroupColumns) d.cols[g * kGroupColumns + lane] = -1;
             }
-            if (cur.repeated) atomicAdd(&d.summary->duplicates, 1ull);
         } else if (lane == 0) {
             const int g = (distinct + kGroupColumns - 1) / kGroupColumns;
             groups_out[w] = g;
@@ -142,18 +158,20 @@ __global__ void __launch_bounds__(kThreads)
     }
 }
 
-__global__ void choose_kernel(block_summary* s, int mode, int bsr) {
+__global__ void choose_kernel(block_summary* s, int mode, int bsr, long long capacity, int indexable) {
     const unsigned long long natural = s->groups[0], reordered = s->groups[1];
     s->chosen = mode == int(reorder_mode::always)  ? 1
                 : mode == int(reorder_mode::never) ? 0
                                                    : (reordered + natural / 32 < natural ? 1 : 0);
     s->indexed = bsr != 0 || s->unsorted_rows > 0 ? 1 : 0;
+    s->overflow = s->groups[s->chosen] > (unsigned long long)capacity || (s->indexed && !indexable) ? 1 : 0;
 }
 
 // The chosen order and the chosen block counts (group_start before its scan), and the
 // keys of the schedule: windows with more blocks first.
 __global__ void __launch_bounds__(kThreads)
     finalize_kernel(const int* signature_order, int rows, int windows, dense_blocks d) {
+    if (d.summary->overflow) return;
     const int chosen = d.summary->chosen;
     const int stride = gridDim.x * kThreads;
     for (int i = blockIdx.x * kThreads + threadIdx.x; i < rows; i += stride)
@@ -173,14 +191,14 @@ __global__ void __launch_bounds__(kThreads)
 
 }  // namespace
 
-dense_blocks carve_dense_blocks(std::int64_t rows, std::int64_t entries, carver& kept,
-                                carver& scratch) {
+dense_blocks carve_dense_blocks(std::int64_t rows, std::int64_t entries, const block_capacity& cap,
+                                carver& kept, carver& scratch) {
     dense_blocks d;
     d.rows = rows;
     d.entries = entries;
     d.windows = (rows + kWindowRows - 1) / kWindowRows;
-    d.group_bound = group_bound(entries, d.windows);
-    const auto m = std::size_t(rows), w = std::size_t(d.windows), g = std::size_t(d.group_bound);
+    d.capacity = cap.blocks;
+    const auto m = std::size_t(rows), w = std::size_t(d.windows), g = std::size_t(cap.blocks);
     d.summary = kept.take<block_summary>(1);
     d.order = kept.take<int>(m);
     d.starts = kept.take<int>(m);
@@ -188,7 +206,7 @@ dense_blocks carve_dense_blocks(std::int64_t rows, std::int64_t entries, carver&
     d.schedule = kept.take<int>(w);
     d.cols = kept.take<int>(g * kGroupColumns);
     d.masks = kept.take<std::uint16_t>(g * kWindowRows);
-    d.value_index = kept.take<int>(std::size_t(entries));
+    if (cap.value_index) d.value_index = kept.take<int>(std::size_t(entries));
 
     d.sorted = scratch.take<unsigned char>(m);
     d.groups[0] = scratch.take<int>(w);
@@ -218,6 +236,8 @@ void build_dense_blocks(const Rows& rows, const dense_blocks& d, reorder_mode mo
     check_cuda(cudaMemsetAsync(d.summary, 0, sizeof(block_summary), stream), "dense blocks: summary");
     launch("check_rows_kernel", check_rows_kernel<Rows>, grid_for(m, kWarps), kThreads, 0, stream, rows,
            d.sorted, d.summary);
+    launch("rank_unsorted_kernel", rank_unsorted_kernel<Rows>, grid_for(m, kWarps), kThreads, 0,
+           stream, rows, static_cast<const unsigned char*>(d.sorted), d.value_index, d.summary);
     order_by_signature(rows, d.signatures, stream);
     const int merge_grid = grid_for(windows, kWarps);
     launch("merge_windows_kernel (count)", merge_windows_kernel<Rows, false>, merge_grid, kThreads, 0,
@@ -226,7 +246,8 @@ void build_dense_blocks(const Rows& rows, const dense_blocks& d, reorder_mode mo
     launch("merge_windows_kernel (count)", merge_windows_kernel<Rows, false>, merge_grid, kThreads, 0,
            stream, rows, static_cast<const int*>(d.signatures.rows_out),
            static_cast<const unsigned char*>(d.sorted), windows, d.groups[1], 1, d);
-    launch("choose_kernel", choose_kernel, 1, 1, 0, stream, d.summary, int(mode), bsr ? 1 : 0);
+    launch("choose_kernel", choose_kernel, 1, 1, 0, stream, d.summary, int(mode), bsr ? 1 : 0,
+           (long long)d.capacity, d.value_index != nullptr ? 1 : 0);
     launch("finalize_kernel", finalize_kernel, grid_for(m > windows ? m : windows + 1, kThreads),
            kThreads, 0, stream, static_cast<const int*>(d.signatures.rows_out), m, windows, d);
     std::size_t bytes = d.scan_temp_bytes;

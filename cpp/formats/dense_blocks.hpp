@@ -48,13 +48,15 @@ struct block_summary {
     int chosen;                      // 1: the signature order is used
     int indexed;                     // values through value_index (unsorted rows, BSR)
     int max_groups;                  // blocks of the longest window (chosen order)
-    int unused;
+    int overflow;                    // the chosen order's blocks exceed the capacity:
+                                     // nothing was built
 };
 
 enum class reorder_mode : int { automatic = 0, never = 1, always = 2 };
 
 struct dense_blocks {
-    std::int64_t rows = 0, windows = 0, entries = 0, group_bound = 0;
+    std::int64_t rows = 0, windows = 0, entries = 0;
+    std::int64_t capacity = 0;  // blocks the arrays below hold
     // kept from preprocess to the runs
     int* order = nullptr;        // rows: window position -> row of A
     int* starts = nullptr;       // rows: start of row order[p] in the entry space
@@ -63,6 +65,7 @@ struct dense_blocks {
     int* cols = nullptr;         // kGroupColumns per block
     std::uint16_t* masks = nullptr;  // kWindowRows per block
     int* value_index = nullptr;  // entries: value position of the k-th entry of a row
+                                 // (null where the caller takes sorted CSR rows only)
     block_summary* summary = nullptr;
     // scratch of the build
     unsigned char* sorted = nullptr;  // rows: 1 when the row's columns ascend
@@ -82,16 +85,24 @@ inline std::int64_t group_bound(std::int64_t entries, std::int64_t windows) {
     return (entries + std::int64_t(kGroupColumns - 1) * windows) / kGroupColumns;
 }
 
+// What the arrays are sized for: `capacity` blocks (group_bound: any matrix), and
+// value_index or not (without it, rows with unsorted columns are counted, never built,
+// and a BSR matrix cannot be built).
+struct block_capacity {
+    std::int64_t blocks = 0;
+    bool value_index = true;
+};
+
 // Carves the kept arrays from `kept` and the build's scratch from `scratch` (null bases
 // size only). rows > 0, entries > 0, entries < 2^31.
-dense_blocks carve_dense_blocks(std::int64_t rows, std::int64_t entries, carver& kept,
-                                carver& scratch);
+dense_blocks carve_dense_blocks(std::int64_t rows, std::int64_t entries, const block_capacity& cap,
+                                carver& kept, carver& scratch);
 
 // Builds the format: sortedness of the rows, the signature order, the block counts of
 // both orders, the choice (mode; automatic: the signature order when it saves more
-// than 1/32 of the blocks), then the chosen order's blocks and the schedule. Entirely
-// on the device, asynchronous on `stream`, deterministic. bsr: the rows are BSR rows
-// (values always through value_index).
+// than 1/32 of the blocks), then, if they fit the capacity (else summary->overflow),
+// the chosen order's blocks and the schedule. Entirely on the device, asynchronous on
+// `stream`, deterministic. BSR rows take their values through value_index always.
 template <class Rows>
 void build_dense_blocks(const Rows& rows, const dense_blocks& d, reorder_mode mode, cudaStream_t stream);
 

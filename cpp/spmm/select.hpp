@@ -32,8 +32,11 @@ inline bool blocks_may_pay(const problem& p) {
            p.a.nnz < (std::int64_t(1) << 31) - 1;
 }
 
+// Counted (not while capturing), built (it fitted DEFAULT's capacity, which needs
+// sorted rows), no duplicate entries, and enough nonzeros per row of op(B) loaded.
 inline bool blocks_pay(const problem&, const block_counts& c) {
-    if (c.blocks < 0 || c.duplicates != 0 || c.distinct <= 0) return false;  // not counted
+    if (c.blocks < 0 || !c.built || c.duplicates != 0 || c.unsorted_rows != 0 || c.distinct <= 0)
+        return false;
     return double(c.entries) >= kBlocksMinReuse * double(c.distinct);
 }
 

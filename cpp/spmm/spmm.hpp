@@ -64,6 +64,7 @@ struct block_counts {
     std::int64_t max_blocks = -1;        // blocks of the longest window
     std::int64_t unsorted_rows = -1, duplicates = -1;
     bool reordered = false;
+    bool built = false;  // the format was built (DEFAULT's buffer holds fewer blocks)
 };
 
 // What preprocess counted in A's structure, for run: the rows per window of runs of rows

@@ -460,6 +460,16 @@ module tcsparse
       integer(c_int), value :: computeType, alg
       type(c_ptr), value :: externalBuffer
     end function
+
+    integer(c_int) function tcsSpMM_getBlockCounts(matA, blockRows, blockCols, blocksNatural, &
+                                                   blocksReordered, blocksUsed, usesBlocks) &
+                                                   bind(c, name="tcsSpMM_getBlockCounts")
+      import :: c_int, c_int64_t, c_ptr
+      type(c_ptr), value :: matA
+      integer(c_int64_t), intent(out) :: blockRows, blockCols, blocksNatural, blocksReordered, &
+                                         blocksUsed
+      integer(c_int), intent(out) :: usesBlocks
+    end function
   end interface
 
 contains

@@ -143,6 +143,7 @@ struct config {
     double alpha = 1.0, beta = 0.0;
     bool device_scalars = false;
     bool preprocess = true;
+    bool families = false;          // DEFAULT's smaller format (no value_index, fewer blocks)
     const char* reorder = nullptr;  // TCS_SPMM_REORDER, or unset
     // BSR: A given as blocks of rbs x cbs (the matrix's rows and columns multiples of them)
     bool bsr = false;
@@ -357,7 +358,7 @@ outcome multiply(const operand_a& A, const config& c, std::int64_t m, std::int64
     p.beta.ptr = dbl ? static_cast<const void*>(&scalars[1]) : &scalars_f[1];
     p.alpha.on_device = p.beta.on_device = c.device_scalars;
     p.alpha.type = p.beta.type = p.compute;
-    p.alg = tcs::spmm::algorithm::blocks;
+    p.alg = c.families ? tcs::spmm::algorithm::families : tcs::spmm::algorithm::blocks;
     p.tf32 = c.tf32;
     p.device = &dev;
 
@@ -530,6 +531,29 @@ tcst_csr ragged(std::int64_t rows, std::int64_t cols, std::uint64_t s) {
     return m;
 }
 
+// DEFAULT's format on a matrix that does not fit it: counted, not built (the CSR family
+// computes such matrices).
+bool check_not_built(const tcst_csr& matrix, const config& c, const tcs::device_info& dev) {
+    std::printf("  %-28s not built (DEFAULT's capacity)\n", c.name);
+    const operand_a A = make_a(matrix, c);
+    tcs::spmm::problem p;
+    p.a = A.csr;
+    std::vector<double> b(std::size_t(matrix.cols * c.n), 0.5), out(std::size_t(matrix.rows * c.n), 0.0);
+    p.b = {matrix.cols, c.n, c.n, b.data(), value_type::f64, true};
+    p.c = {matrix.rows, c.n, c.n, out.data(), value_type::f64, true};
+    double one = 1.0, zero = 0.0;
+    p.alpha = {&one, false, value_type::f64};
+    p.beta = {&zero, false, value_type::f64};
+    p.compute = value_type::f64;
+    p.alg = tcs::spmm::algorithm::families;
+    p.device = &dev;
+    buffer work(tcs::spmm::blocks::buffer_size(p));
+    const tcs::spmm::analysis found = tcs::spmm::blocks::preprocess(p, work.get());
+    CHECK(!found.counts.built && found.counts.blocks > 0, "%s: built %d, %lld blocks", c.name,
+          int(found.counts.built), (long long)found.counts.blocks);
+    return true;
+}
+
 void run_suite(const tcs::device_info& dev) {
     const std::uint64_t s = seed;
     tcst_csr banded = generated(tcst_gen_banded(150, 3, s, &banded), banded);
@@ -641,6 +665,19 @@ void run_suite(const tcs::device_info& dev) {
         c.block_row_major = false;
         c.preprocess = false;
         check(stencil, c, dev);
+    }
+    // DEFAULT's format: built where the blocks fit its capacity (sorted rows, enough
+    // nonzeros per column), merely counted otherwise.
+    {
+        config c = cfg("DEFAULT's format", value_type::f16, 32);
+        c.families = true;
+        check(blocks8, c, dev);
+        c.type = c.c_type = value_type::f64;
+        check(stencil, c, dev);
+        tcst_csr sparse = generated(tcst_gen_uniform(2000, 2000, 4, s + 7, &sparse), sparse);
+        check_not_built(sparse, c, dev);
+        tcst_csr_free(&sparse);
+        check_not_built(shuffled, c, dev);
     }
     for (tcst_csr* m : {&banded, &stencil, &blocks8, &rmat, &mixed, &uneven, &shuffled, &empty})
         tcst_csr_free(m);

@@ -16,6 +16,7 @@
 #include "spmm/blocks/product.hpp"
 #include "spmm/csr/csr_spmm.hpp"
 #include "spmm/csr/rowwise.hpp"
+#include "spmm/select.hpp"
 
 #include <algorithm>
 #include <climits>
@@ -85,17 +86,37 @@ struct carved {
     std::size_t bytes = 0;
 };
 
+// What the format must hold. For the block algorithm (TCS_SPMM_BSR_TC, BSR A) any
+// matrix: group_bound blocks and value_index. For DEFAULT, which keeps the blocks only
+// where a row of op(B) serves at least kBlocksMinReuse nonzeros (select.hpp), only the
+// blocks such a matrix can have (at most E / kBlocksMinReuse distinct columns over the
+// windows), and no value_index (rows with unsorted columns go to the CSR family): the
+// buffer DEFAULT asks for stays near A's own size. A matrix beyond that capacity is
+// counted, not built, and computed by the CSR family.
+formats::block_capacity capacity_of(const problem& p, const shape& s) {
+    const std::int64_t windows = (s.m + formats::kWindowRows - 1) / formats::kWindowRows;
+    formats::block_capacity cap;
+    cap.blocks = formats::group_bound(s.entries, windows);
+    if (p.alg == algorithm::families) {
+        const auto distinct = std::int64_t(double(s.entries) / kBlocksMinReuse);
+        cap.blocks = std::min(cap.blocks, formats::group_bound(distinct, windows));
+        cap.value_index = false;
+    }
+    return cap;
+}
+
 carved carve(const problem& p, const shape& s, void* buffer) {
     carved out;
     if (s.empty || s.no_products) return out;
+    const formats::block_capacity cap = capacity_of(p, s);
     carver kept_size, scratch_size;
-    formats::carve_dense_blocks(s.m, s.entries, kept_size, scratch_size);
+    formats::carve_dense_blocks(s.m, s.entries, cap, kept_size, scratch_size);
     const std::size_t copy_bytes =
         s.copy_b ? std::size_t(s.k) * std::size_t(s.b_stride) * size_of(p.b.type) : 0;
     carver kept(buffer);
     char* shared = kept.take<char>(std::max(scratch_size.bytes(), copy_bytes));
     carver scratch(shared);
-    out.blocks = formats::carve_dense_blocks(s.m, s.entries, kept, scratch);
+    out.blocks = formats::carve_dense_blocks(s.m, s.entries, cap, kept, scratch);
     out.b_copy = shared;
     out.bytes = kept.bytes();
     return out;
@@ -154,6 +175,7 @@ block_counts read_counts(const problem& p, const shape& s, const carved& b) {
     c.unsorted_rows = std::int64_t(h.unsorted_rows);
     c.duplicates = std::int64_t(h.duplicates);
     c.reordered = used == 1;
+    c.built = h.overflow == 0;
     return c;
 }
 
