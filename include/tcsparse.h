@@ -177,12 +177,12 @@ typedef enum {
 /**
  * SpMM algorithms. The first ten values equal cusparseSpMMAlg_t.
  *  - TCS_SPMM_ALG_DEFAULT: for a CSR A, the CSR family (row-split, merge-path or
- *    CSR-vector, by a rule measured on the H100: docs/algorithms/spmm-csr.md), or, after
- *    tcsSpMM_preprocess found A's rows blocky enough, the tensor-core block family
- *    (docs/algorithms/spmm-blocks.md, see tcsSpMM_preprocess); for a BSR A the block
- *    family.
- *  - CSR_ALG1, CSR_ALG2, CSR_ALG3: the CSR family's own rule (DEFAULT without the block
- *    family); CSR A only.
+ *    CSR-vector, by a rule measured on the H100: docs/algorithms/spmm-csr.md); for a BSR
+ *    A the tensor-core block family. (The rule that would let DEFAULT take the block
+ *    family for a blocky CSR A after preprocess is written but off in this version,
+ *    pending its measurement: docs/algorithms/spmm-blocks.md.)
+ *  - CSR_ALG1, CSR_ALG2, CSR_ALG3: the CSR family's own rule (DEFAULT's for CSR A); CSR
+ *    A only.
  *  - TCS_SPMM_CSR_ROWSPLIT, TCS_SPMM_CSR_MERGE: one CSR kernel family; CSR A only.
  *  - TCS_SPMM_BSR_TC: the block family for a CSR or a BSR A: A cut into blocks of 32
  *    rows x 16 of their columns, multiplied on tensor cores (mma.sync). opA must be
@@ -583,10 +583,8 @@ TCS_API tcsStatus_t tcsSpGEMM_copy(tcsHandle_t handle, tcsOperation_t opA, tcsOp
  *  - Deterministic: the same input, algorithm, handle device and sizes give bitwise the
  *    same C, with or without preprocess (the order of the sums follows from the sizes
  *    and A's structure, never from timing or from which kernel runs; atomics only
- *    count). One exception: TCS_SPMM_ALG_DEFAULT chooses between the two families at
- *    tcsSpMM_preprocess, so where it chose the block family a call on a buffer that
- *    preprocess never saw (computed by the CSR family) may differ in rounding.
- *  - Precision of the block family (TCS_SPMM_BSR_TC, BSR A, DEFAULT's choice): fp64 on
+ *    count).
+ *  - Precision of the block family (TCS_SPMM_BSR_TC, BSR A): fp64 on
  *    DMMA (fp64 products and sums); fp32 on DMMA in fp64, rounded once to fp32 (or in
  *    TF32 under TCS_TF32_TENSOR_OP_MATH); fp16/bf16 exact products summed in fp32 (HMMA).
  *    Each entry of C is the sum of its products in an order fixed by A's structure.
@@ -618,10 +616,7 @@ TCS_API tcsStatus_t tcsSpGEMM_copy(tcsHandle_t handle, tcsOperation_t opA, tcsOp
  *  it: 12 E + 12 m bytes at most for the blocks (a 16-bit row mask and a column index
  *  per block column, a value position per entry, the row order), and, shared, the
  *  analysis's scratch (about 25 m bytes) or, during a call, a row-wise copy of a
- *  column-wise op(B). With TCS_SPMM_ALG_DEFAULT the size is the larger of the two
- *  families' where the block family may be chosen (CSR A, opA = NON_TRANSPOSE, n >= 8,
- *  compute capability 8.0), else the CSR family's alone (docs/algorithms/spmm-blocks.md
- *  has the rule). */
+ *  column-wise op(B). */
 TCS_API tcsStatus_t tcsSpMM_bufferSize(tcsHandle_t handle, tcsOperation_t opA,
                                        tcsOperation_t opB, const void* alpha,
                                        tcsConstSpMatDescr_t matA, tcsConstDnMatDescr_t matB,
@@ -646,15 +641,11 @@ TCS_API tcsStatus_t tcsSpMM_bufferSize(tcsHandle_t handle, tcsOperation_t opA,
  *  The block family (TCS_SPMM_BSR_TC, BSR A) builds its format on the GPU (rows in A's
  *  order or in an order that groups rows with similar columns, whichever needs fewer
  *  blocks; see tcsSpMM_getBlockCounts) and waits once to read the block counts; it
- *  returns NOT_SUPPORTED when a row of A holds a column twice. TCS_SPMM_ALG_DEFAULT,
- *  where the block family may be chosen (see tcsSpMM_bufferSize), builds that format,
- *  waits once for its counts and keeps the block family when they say it pays (the rows
- *  of op(B) the blocks load serve at least twice as many nonzeros); otherwise it goes on
- *  with the CSR family's analysis as above.
+ *  returns NOT_SUPPORTED when a row of A holds a column twice.
  *  Capturable in a CUDA graph: while the stream is being captured it does not wait; the
  *  CSR family then plans the long rows' blocks from a bound and runs without runs (C is
- *  bitwise the same), the block family's counts stay unread (tcsSpMM_getBlockCounts
- *  returns NOT_INITIALIZED) and DEFAULT keeps the CSR family. */
+ *  bitwise the same), and the block family's counts stay unread (tcsSpMM_getBlockCounts
+ *  returns NOT_INITIALIZED; C is the same). */
 TCS_API tcsStatus_t tcsSpMM_preprocess(tcsHandle_t handle, tcsOperation_t opA,
                                        tcsOperation_t opB, const void* alpha,
                                        tcsConstSpMatDescr_t matA, tcsConstDnMatDescr_t matB,
@@ -664,7 +655,7 @@ TCS_API tcsStatus_t tcsSpMM_preprocess(tcsHandle_t handle, tcsOperation_t opA,
 
 /** Computes C = alpha*op(A)*op(B) + beta*C. Without an earlier preprocess on this
  *  buffer, it does the analysis itself on each call (the block family builds its format
- *  on the stream without waiting; DEFAULT is then the CSR family). The buffer carries
+ *  on the stream without waiting). The buffer carries
  *  counters from call to call (each call leaves them as it found them): calls that may
  *  run at the same time, on different streams, need buffers of their own. */
 TCS_API tcsStatus_t tcsSpMM(tcsHandle_t handle, tcsOperation_t opA, tcsOperation_t opB,
@@ -674,8 +665,7 @@ TCS_API tcsStatus_t tcsSpMM(tcsHandle_t handle, tcsOperation_t opA, tcsOperation
 
 /**
  * tcsparse-specific: what the block family's analysis found in matA at its last
- * tcsSpMM_preprocess (TCS_SPMM_BSR_TC, a BSR matA, or TCS_SPMM_ALG_DEFAULT where it
- * considered the block family). The format cuts the rows, in an order, into windows of
+ * tcsSpMM_preprocess (TCS_SPMM_BSR_TC, or a BSR matA). The format cuts the rows, in an order, into windows of
  * *blockRows (32) rows and the distinct columns of each window into blocks of
  * *blockCols (16); *blocksNatural counts the blocks with the rows in A's order,
  * *blocksReordered with the rows ordered by two min-hashes of their columns (rows with
@@ -685,7 +675,8 @@ TCS_API tcsStatus_t tcsSpMM(tcsHandle_t handle, tcsOperation_t opA, tcsOperation
  * only the rounding). The fill, the share of stored entries in the blocks' elements, is
  * E / (*blocksUsed * *blockRows * *blockCols) with E = nnz (BSR: every block element).
  * *usesBlocks is 1 when tcsSpMM on the preprocessed buffer computes with the block
- * family (DEFAULT's choice), else 0. Host only, no GPU work. Statuses: SUCCESS;
+ * family (always, in this version; 0 is reserved for DEFAULT once it can choose either
+ * family). Host only, no GPU work. Statuses: SUCCESS;
  * INVALID_VALUE (NULL matA or output); NOT_INITIALIZED (matA not a sparse descriptor, or
  * no block analysis on it: never preprocessed that way, or preprocessed while the stream
  * was being captured).

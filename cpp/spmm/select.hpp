@@ -8,7 +8,11 @@
 //     family: same buffer size, same preprocess (no wait added), same results;
 //   - blocks_pay, after preprocess built the format and read its counts back: the
 //     measured threshold on the rows of op(B) loaded per nonzero.
-// Measurements behind the constants: docs/algorithms/spmm-blocks.md.
+// The constants are first guesses from the format's statistics (docs/algorithms/
+// spmm-blocks.md): no GPU time was left to measure them when the family landed, so
+// DEFAULT does not consider the blocks yet (kDefaultConsidersBlocks); the bench family
+// spmm_blocks measures DEFAULT, the block and the CSR family side by side for the
+// decision.
 #pragma once
 
 #include "spmm/spmm.hpp"
@@ -16,6 +20,14 @@
 #include <cstdint>
 
 namespace tcs::spmm {
+
+// Whether DEFAULT considers the block family at all. Off until the rule below is
+// measured on the H100: DEFAULT is then exactly the CSR family (buffer size, preprocess
+// without the block analysis, results), and the block family computes only when asked
+// for (TCS_SPMM_BSR_TC, BSR matrices). DEFAULT's smaller format (blocks_spmm.cu,
+// capacity_of) is tested in tests/blocks_emulation whatever this says; the choice itself
+// and usesBlocks in gpu_spmm_blocks' test_default_rule once this is on.
+inline constexpr bool kDefaultConsidersBlocks = false;
 
 // Fewest columns of C for which the blocks are considered: below, the MMA tiles (16
 // columns, 8 for fp64) are mostly padding and the CSR family's one-column and narrow
@@ -27,8 +39,8 @@ inline constexpr std::int64_t kBlocksMinColumns = 8;
 inline constexpr double kBlocksMinReuse = 2.0;
 
 inline bool blocks_may_pay(const problem& p) {
-    return p.alg == algorithm::families && !p.a_is_bsr && !p.trans_a && p.device != nullptr &&
-           p.device->cc_major >= 8 && p.c.cols >= kBlocksMinColumns && p.a.nnz > 0 &&
+    return kDefaultConsidersBlocks && p.alg == algorithm::families && !p.a_is_bsr && !p.trans_a &&
+           p.device != nullptr && p.device->cc_major >= 8 && p.c.cols >= kBlocksMinColumns && p.a.nnz > 0 &&
            p.a.nnz < (std::int64_t(1) << 31) - 1;
 }
 

@@ -615,6 +615,33 @@ void run_suite(const tcs::device_info& dev) {
         c = cfg("blocks fp32 ld+1", value_type::f32, 9);
         c.ld_extra = 1;
         check(blocks8, c, dev);
+        c = cfg("stencil fp64 odd ld", value_type::f64, 13);
+        c.ld_extra = 1;
+        c.beta = 0.25;
+        check(stencil, c, dev);
+        c = cfg("banded two slices", value_type::f16, 200);  // 128 + 72 columns
+        c.c_type = value_type::f32;
+        check(banded, c, dev);
+    }
+    // A Matrix Market file (structural, FEM-like rows)
+    {
+        char path[1024], err[256];
+        std::snprintf(path, sizeof path, "%s/bcsstk13.mtx.gz", tcst_matrix_dir());
+        tcst_csr file;
+        if (tcst_mm_read(path, 7, &file, err, sizeof err) == 0) {
+            // scaled into fp16's range (the stiffnesses reach 1e9)
+            double largest = 0.0;
+            for (std::int64_t e = 0; e < file.nnz; ++e) largest = std::max(largest, std::fabs(file.val[e]));
+            for (std::int64_t e = 0; e < file.nnz; ++e) file.val[e] /= largest;
+            config c = cfg("bcsstk13", value_type::f64, 24);
+            c.beta = -1.0;
+            check(file, c, dev);
+            c = cfg("bcsstk13", value_type::f16, 64);
+            check(file, c, dev);
+            tcst_csr_free(&file);
+        } else {
+            std::printf("  bcsstk13: not read (%s), skipped\n", err);
+        }
     }
     // structure: reordering, ragged windows, unsorted columns, no entries
     {
