@@ -4,6 +4,8 @@
 //   spmm/<fp32|fp64>/<row|col>/n<N>/<matrix>/<tcsparse|cusparse>
 //   spmm_sweep/fp32/row/n<N>/<matrix>/<rowsplit|merge>   (tcsparse, forced algorithm)
 //   spmv/<fp32|fp64>/<N|T>/<matrix>/<tcsparse|cusparse>
+//   spmm_blocks/<fp16|fp32|fp64>/row/n<N>/<matrix>/<tcsparse|blocks|csr|cusparse|cusparse_bell<B>>
+//       (the tensor-core block family beside the CSR paths: spmm_blocks.cpp)
 #pragma once
 
 #include "suite.hpp"
@@ -20,5 +22,6 @@ void register_spgemm(const matrix_case& c, const run_counts& runs);
 void register_spmm(const matrix_case& c, const run_counts& runs, bool quick);
 void register_spmm_sweep(const matrix_case& c, const run_counts& runs);
 void register_spmv(const matrix_case& c, const run_counts& runs, bool quick);
+void register_spmm_blocks(const matrix_case& c, const run_counts& runs);
 
 }  // namespace bench

@@ -3,7 +3,7 @@
 //   tcs_bench [--quick] [Google Benchmark flags]
 //
 // --quick (or TCS_BENCH_QUICK=1) runs the small subset; without a --benchmark_filter the
-// spmm_sweep family is filtered out. Without a GPU nothing is measured: the program says
+// spmm_sweep and spmm_blocks families are filtered out. Without a GPU nothing is measured: the program says
 // so and exits 0 (--benchmark_list_tests still lists the names).
 #include <benchmark/benchmark.h>
 
@@ -48,8 +48,9 @@ int main(int argc, char** argv) {
         else
             args.push_back(argv[i]);
     }
-    // The sweep forces tcsparse's algorithms for tuning; it runs only when asked for.
-    static char default_filter[] = "--benchmark_filter=-^spmm_sweep/";
+    // The sweep forces tcsparse's algorithms for tuning, the block family's comparison
+    // runs every variant: they run only when asked for.
+    static char default_filter[] = "--benchmark_filter=-^(spmm_sweep|spmm_blocks)/";
     if (!has_flag(args, "--benchmark_filter")) args.push_back(default_filter);
 
     const bool list_only = has_flag(args, "--benchmark_list_tests") &&
@@ -77,6 +78,7 @@ int main(int argc, char** argv) {
         bench::register_spmv(c, runs, quick);
     }
     for (const bench::matrix_case& c : cases) bench::register_spmm_sweep(c, runs);
+    for (const bench::matrix_case& c : cases) bench::register_spmm_blocks(c, runs);
 
     if (have_gpu && !list_only) {
         try {

@@ -142,11 +142,16 @@ typedef enum {
 
 /**
  * Arithmetic the library may use, in the style of cublasSetMathMode.
- * TCS_DEFAULT_MATH and TCS_PEDANTIC_MATH: results at the precision of the compute
- * type (fp32 data is multiplied in fp32, fp64 in fp64; tensor-core paths then use
- * DMMA for fp64 and are not taken for fp32). TCS_TF32_TENSOR_OP_MATH allows TF32
- * tensor-core arithmetic for fp32 data; TCS_FP16_TENSOR_OP_MATH allows fp16 inputs
- * with fp32 accumulation. Values 0, 2, 3 equal cublasMath_t's.
+ * TCS_DEFAULT_MATH and TCS_PEDANTIC_MATH: results at least as precise as the compute
+ * type (fp32 data is multiplied in fp32, fp64 in fp64; the tensor-core SpMM of
+ * TCS_SPMM_BSR_TC multiplies fp64 data on DMMA in fp64, and fp32 data on the same DMMA
+ * in fp64 as well, rounding once to fp32 at the end, which is more precise than fp32
+ * arithmetic). TCS_TF32_TENSOR_OP_MATH allows TF32 tensor-core arithmetic for fp32 data
+ * (inputs rounded to 10-bit mantissas, fp32 sums): TCS_SPMM_BSR_TC then uses it.
+ * TCS_FP16_TENSOR_OP_MATH allows fp16 inputs with fp32 accumulation; no path rounds fp32
+ * data to fp16 at present, so for fp32 data it acts as TCS_DEFAULT_MATH. fp16 and bf16
+ * data are always multiplied exactly and summed in fp32, whatever the mode. Values 0, 2,
+ * 3 equal cublasMath_t's.
  */
 typedef enum {
     TCS_DEFAULT_MATH          = 0,
@@ -179,10 +184,21 @@ typedef enum {
 #define TCS_SPGEMM_CSR_ALG_NONDETERMINITIC TCS_SPGEMM_CSR_ALG_NONDETERMINISTIC
 
 /**
- * SpMM algorithms. The first ten values equal cusparseSpMMAlg_t; the CSR ones and
- * DEFAULT choose between row-split and merge-path by a rule measured on H100
- * (docs/algorithms/spmm-csr.md). COO, Blocked-ELL and BSR values are accepted as
- * arguments and return TCS_STATUS_NOT_SUPPORTED when the matrix is CSR.
+ * SpMM algorithms. The first ten values equal cusparseSpMMAlg_t.
+ *  - TCS_SPMM_ALG_DEFAULT: for a CSR A, the CSR family (row-split, merge-path or
+ *    CSR-vector, by a rule measured on the H100: docs/algorithms/spmm-csr.md); for a BSR
+ *    A the tensor-core block family. (The rule that would let DEFAULT take the block
+ *    family for a blocky CSR A after preprocess is written but off in this version,
+ *    pending its measurement: docs/algorithms/spmm-blocks.md.)
+ *  - CSR_ALG1, CSR_ALG2, CSR_ALG3: the CSR family's own rule (DEFAULT's for CSR A); CSR
+ *    A only.
+ *  - TCS_SPMM_CSR_ROWSPLIT, TCS_SPMM_CSR_MERGE: one CSR kernel family; CSR A only.
+ *  - TCS_SPMM_BSR_TC: the block family for a CSR or a BSR A: A cut into blocks of 32
+ *    rows x 16 of their columns, multiplied on tensor cores (mma.sync). opA must be
+ *    NON_TRANSPOSE. Needs compute capability 8.0 (ARCH_MISMATCH otherwise).
+ *  - TCS_SPMM_BSR_ALG1: cuSPARSE's BSR algorithm; BSR A only, computed by the block family.
+ *  - COO and Blocked-ELL values are accepted as arguments and return
+ *    TCS_STATUS_NOT_SUPPORTED (no COO or Blocked-ELL SpMM in this version).
  */
 typedef enum {
     TCS_SPMM_ALG_DEFAULT      = 0,
@@ -197,7 +213,7 @@ typedef enum {
     TCS_SPMM_BSR_ALG1         = 14,
     TCS_SPMM_CSR_ROWSPLIT     = 100, /**< merge-spmm family: lane groups per row */
     TCS_SPMM_CSR_MERGE        = 101, /**< merge-spmm family: merge-path over rows and nonzeros */
-    TCS_SPMM_BSR_TC           = 102  /**< SMaT family: BCSR blocks on tensor cores */
+    TCS_SPMM_BSR_TC           = 102  /**< SMaT family: dense blocks on tensor cores */
 } tcsSpMMAlg_t;
 
 /**
@@ -367,8 +383,14 @@ TCS_API tcsStatus_t tcsCreateCoo(tcsSpMatDescr_t* spMatDescr, int64_t rows, int6
                                  tcsIndexBase_t idxBase, cudaDataType valueType);
 
 /** Describes a BSR matrix of brows x bcols blocks of rowBlockSize x colBlockSize,
- *  bnnz stored blocks, each block stored in `order`. Sizes reported by
- *  tcsSpMatGetSize are in blocks, as in cuSPARSE. */
+ *  bnnz stored blocks: bsrRowOffsets[brows+1], bsrColInd[bnnz] (block columns, unsorted
+ *  allowed, each at most once per block row), bsrValues[bnnz*rowBlockSize*colBlockSize],
+ *  each block's elements row-major (TCS_ORDER_ROW) or column-major (TCS_ORDER_COL). The
+ *  matrix is (brows*rowBlockSize) x (bcols*colBlockSize); every element of a stored
+ *  block counts as an entry (zeros included). Sizes reported by tcsSpMatGetSize are in
+ *  blocks, as in cuSPARSE. SpMM computes with BSR matrices through the block family
+ *  (TCS_SPMM_ALG_DEFAULT, TCS_SPMM_BSR_ALG1, TCS_SPMM_BSR_TC; 32-bit indices); SpGEMM
+ *  returns NOT_SUPPORTED. */
 TCS_API tcsStatus_t tcsCreateBsr(tcsSpMatDescr_t* spMatDescr, int64_t brows, int64_t bcols,
                                  int64_t bnnz, int64_t rowBlockSize, int64_t colBlockSize,
                                  void* bsrRowOffsets, void* bsrColInd, void* bsrValues,
@@ -818,36 +840,54 @@ TCS_API tcsStatus_t tcsSpGEMMreuse_compute(tcsHandle_t handle, tcsOperation_t op
 
 /**
  * \defgroup tcs_spmm SpMM: C = alpha * op(A) * op(B) + beta * C, A sparse, B and C dense
- * Semantics shared by the three calls:
- *  - A is CSR with 32-bit indices, op(A) is m x k, op(B) k x n, C m x n. B and C may
- *    be row- or column-major with any leading dimension.
+ * Semantics shared by the calls:
+ *  - A is CSR or BSR with 32-bit indices, op(A) is m x k, op(B) k x n, C m x n. B and C
+ *    may be row- or column-major with any leading dimension.
  *  - Types (A and B / C / computeType): fp32/fp32/fp32, fp64/fp64/fp64, and fp16 or
  *    bf16 inputs with fp32 compute and C of the input type or fp32.
- *  - opA: NON_TRANSPOSE or TRANSPOSE; opB: NON_TRANSPOSE or TRANSPOSE;
- *    CONJUGATE_TRANSPOSE equals TRANSPOSE for real types.
+ *  - opA: NON_TRANSPOSE or TRANSPOSE (the block family, hence any BSR A: NON_TRANSPOSE
+ *    only, NOT_SUPPORTED otherwise, as cuSPARSE's BSR SpMM); opB: NON_TRANSPOSE or
+ *    TRANSPOSE; CONJUGATE_TRANSPOSE equals TRANSPOSE for real types.
  *  - beta == 0 never reads C (C may hold NaN).
  *  - No allocation. tcsSpMM is asynchronous and never synchronizes: it may be captured
  *    in a CUDA graph (tcsSpMM_preprocess may wait for the stream once, see there).
- *    Deterministic: the same input, algorithm, handle device and sizes give bitwise
- *    the same C, with or without preprocess (the order of the sums follows from the
- *    sizes, never from timing or from which kernel runs; atomics only count).
+ *  - Deterministic: the same input, algorithm, handle device and sizes give bitwise the
+ *    same C, with or without preprocess (the order of the sums follows from the sizes
+ *    and A's structure, never from timing or from which kernel runs; atomics only
+ *    count).
+ *  - Precision of the block family (TCS_SPMM_BSR_TC, BSR A): fp64 on
+ *    DMMA (fp64 products and sums); fp32 on DMMA in fp64, rounded once to fp32 (or in
+ *    TF32 under TCS_TF32_TENSOR_OP_MATH); fp16/bf16 exact products summed in fp32 (HMMA).
+ *    Each entry of C is the sum of its products in an order fixed by A's structure.
+ *    Blocks multiply whole rows of op(B): an Inf or NaN in a row of op(B) that the rows
+ *    of one 32-row block of A share reaches the other rows of that block too (0 * Inf),
+ *    as with any blocked format (cuSPARSE's BSR and Blocked-ELL alike).
  *  - Statuses: SUCCESS; INVALID_VALUE (NULL or inconsistent arguments, enums out of
  *    range, dimensions that do not match, buffer NULL when the size is > 0);
- *    NOT_SUPPORTED (a format or type combination this version lacks);
- *    EXECUTION_FAILED.
+ *    NOT_SUPPORTED (a format, operation or type combination this version lacks; for the
+ *    block family, a row of A holding a column twice, found by preprocess);
+ *    ARCH_MISMATCH (the block family on a GPU older than sm_80); INSUFFICIENT_RESOURCES
+ *    (a BSR A of 2^31 elements or more); EXECUTION_FAILED.
  * \{
  */
 
-/** Writes the bytes of external buffer the call needs to *bufferSize. Host only.
- *  The size depends on the sizes, types, operations, orders and algorithm, never on
- *  values or addresses. Besides what tcsSpMM_preprocess keeps, it holds, for the
- *  row-split algorithm (the default's choice except for column-wise op(B) with
- *  n <= 16), a row-wise copy of a column-wise op(B) (B column-major, or row-major with
- *  opB = TRANSPOSE) of k x n elements and a row-wise m x n copy of a column-major C in
- *  the compute type, where they make the call faster (sizes in
- *  docs/algorithms/spmm-csr.md); TCS_SPMM_CSR_MERGE needs neither. Where the copies
- *  of all n columns would exceed 128 MiB, tcsSpMM does the columns 32 at a time and
- *  the buffer holds the copies of 32 columns: the size is then the one for n = 32. */
+/** Writes the bytes of external buffer the call needs to *bufferSize. Host only: it
+ *  never waits for the GPU. The size depends on the sizes, types, operations, orders
+ *  and algorithm, never on values, addresses or A's pattern. Besides what
+ *  tcsSpMM_preprocess keeps, it holds, for the row-split algorithm (the CSR family's
+ *  choice except for column-wise op(B) with n <= 16), a row-wise copy of a column-wise
+ *  op(B) (B column-major, or row-major with opB = TRANSPOSE) of k x n elements and a
+ *  row-wise m x n copy of a column-major C in the compute type, where they make the call
+ *  faster (sizes in docs/algorithms/spmm-csr.md); TCS_SPMM_CSR_MERGE needs neither.
+ *  Where the copies of all n columns would exceed 128 MiB, tcsSpMM does the columns 32 at
+ *  a time and the buffer holds the copies of 32 columns: the size is then the one for
+ *  n = 32.
+ *  For the block family the buffer holds its format, bounded by A's entries E (nnz; for
+ *  BSR every element of its blocks) and rows m, so that no analysis is needed to size
+ *  it: 12 E + 12 m bytes at most for the blocks (a 16-bit row mask and a column index
+ *  per block column, a value position per entry, the row order), and, shared, the
+ *  analysis's scratch (about 25 m bytes) or, during a call, a row-wise copy of a
+ *  column-wise op(B). */
 TCS_API tcsStatus_t tcsSpMM_bufferSize(tcsHandle_t handle, tcsOperation_t opA,
                                        tcsOperation_t opB, const void* alpha,
                                        tcsConstSpMatDescr_t matA, tcsConstDnMatDescr_t matB,
@@ -856,20 +896,27 @@ TCS_API tcsStatus_t tcsSpMM_bufferSize(tcsHandle_t handle, tcsOperation_t opA,
                                        size_t* bufferSize);
 
 /** Analyses A's structure (a transposed copy for opA = T, row-split's list of long
- *  rows, the merge-path partition) into externalBuffer and makes it the active buffer
- *  of matA. Later tcsSpMM calls with this buffer and the same parameters (alpha, beta,
- *  B, C and A's values may change) reuse the analysis. No allocation. Enqueued on the
- *  handle's stream; where the row-split algorithm runs (the default's usual choice)
- *  it then waits for the stream once (one stream synchronization) to read two counts:
- *  the rows it listed as long (tcsSpMM then gives them only the thread blocks they
- *  need) and, where row-split would run with one nonzero lane per row and 16 or more
- *  column lanes (fp32 n > 32 or fp64 n > 16, on a device kept busy by many rows), the
- *  runs of consecutive rows with the same column indices (the unknowns of one mesh
- *  node, the rows of a dense block): with few runs per row tcsSpMM shares each load of
- *  B among the rows of a run (docs/algorithms/spmm-csr.md). Without long rows or runs
- *  to count (merge-path, CSR-vector) it does not wait. Capturable in a CUDA graph:
- *  while the stream is being captured it does not wait, and tcsSpMM plans the long
- *  rows' blocks from a bound and runs without runs. Either way C is bitwise the same. */
+ *  rows, the merge-path partition; for the block family its format) into externalBuffer
+ *  and makes it the active buffer of matA. Later tcsSpMM calls with this buffer and the
+ *  same parameters (alpha, beta, B, C and A's values may change) reuse the analysis. No
+ *  allocation. Enqueued on the handle's stream; where the row-split algorithm runs (the
+ *  CSR family's usual choice) it then waits for the stream once (one stream
+ *  synchronization) to read two counts: the rows it listed as long (tcsSpMM then gives
+ *  them only the thread blocks they need) and, where row-split would run with one
+ *  nonzero lane per row and 16 or more column lanes (fp32 n > 32 or fp64 n > 16, on a
+ *  device kept busy by many rows), the runs of consecutive rows with the same column
+ *  indices (the unknowns of one mesh node, the rows of a dense block): with few runs per
+ *  row tcsSpMM shares each load of B among the rows of a run
+ *  (docs/algorithms/spmm-csr.md). Without long rows or runs to count (merge-path,
+ *  CSR-vector) it does not wait.
+ *  The block family (TCS_SPMM_BSR_TC, BSR A) builds its format on the GPU (rows in A's
+ *  order or in an order that groups rows with similar columns, whichever needs fewer
+ *  blocks; see tcsSpMM_getBlockCounts) and waits once to read the block counts; it
+ *  returns NOT_SUPPORTED when a row of A holds a column twice.
+ *  Capturable in a CUDA graph: while the stream is being captured it does not wait; the
+ *  CSR family then plans the long rows' blocks from a bound and runs without runs (C is
+ *  bitwise the same), and the block family's counts stay unread (tcsSpMM_getBlockCounts
+ *  returns NOT_INITIALIZED; C is the same). */
 TCS_API tcsStatus_t tcsSpMM_preprocess(tcsHandle_t handle, tcsOperation_t opA,
                                        tcsOperation_t opB, const void* alpha,
                                        tcsConstSpMatDescr_t matA, tcsConstDnMatDescr_t matB,
@@ -878,13 +925,37 @@ TCS_API tcsStatus_t tcsSpMM_preprocess(tcsHandle_t handle, tcsOperation_t opA,
                                        void* externalBuffer);
 
 /** Computes C = alpha*op(A)*op(B) + beta*C. Without an earlier preprocess on this
- *  buffer, it does the analysis itself on each call. The buffer carries counters from
- *  call to call (each call leaves them as it found them): calls that may run at the
- *  same time, on different streams, need buffers of their own. */
+ *  buffer, it does the analysis itself on each call (the block family builds its format
+ *  on the stream without waiting). The buffer carries
+ *  counters from call to call (each call leaves them as it found them): calls that may
+ *  run at the same time, on different streams, need buffers of their own. */
 TCS_API tcsStatus_t tcsSpMM(tcsHandle_t handle, tcsOperation_t opA, tcsOperation_t opB,
                             const void* alpha, tcsConstSpMatDescr_t matA,
                             tcsConstDnMatDescr_t matB, const void* beta, tcsDnMatDescr_t matC,
                             cudaDataType computeType, tcsSpMMAlg_t alg, void* externalBuffer);
+
+/**
+ * tcsparse-specific: what the block family's analysis found in matA at its last
+ * tcsSpMM_preprocess (TCS_SPMM_BSR_TC, or a BSR matA). The format cuts the rows, in an order, into windows of
+ * *blockRows (32) rows and the distinct columns of each window into blocks of
+ * *blockCols (16); *blocksNatural counts the blocks with the rows in A's order,
+ * *blocksReordered with the rows ordered by two min-hashes of their columns (rows with
+ * similar columns together), *blocksUsed those of the order tcsSpMM uses (the
+ * reordered one where it saves more than 1/32 of the blocks; the environment variable
+ * TCS_SPMM_REORDER=0 or =1 forces A's order or the other, a diagnostic that changes
+ * only the rounding). The fill, the share of stored entries in the blocks' elements, is
+ * E / (*blocksUsed * *blockRows * *blockCols) with E = nnz (BSR: every block element).
+ * *usesBlocks is 1 when tcsSpMM on the preprocessed buffer computes with the block
+ * family (always, in this version; 0 is reserved for DEFAULT once it can choose either
+ * family). Host only, no GPU work. Statuses: SUCCESS;
+ * INVALID_VALUE (NULL matA or output); NOT_INITIALIZED (matA not a sparse descriptor, or
+ * no block analysis on it: never preprocessed that way, or preprocessed while the stream
+ * was being captured).
+ */
+TCS_API tcsStatus_t tcsSpMM_getBlockCounts(tcsConstSpMatDescr_t matA, int64_t* blockRows,
+                                           int64_t* blockCols, int64_t* blocksNatural,
+                                           int64_t* blocksReordered, int64_t* blocksUsed,
+                                           int* usesBlocks);
 /** \} */
 
 /* ---------------------------------------------------------------------------------- */

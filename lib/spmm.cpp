@@ -22,17 +22,32 @@ struct call {
 
 bool is_transposed(tcsOperation_t op) { return op != TCS_OPERATION_NON_TRANSPOSE; }
 
-tcs::spmm::algorithm algorithm_of(tcsSpMMAlg_t alg) {
+// The family or kernel an algorithm value asks for, for A's format. DEFAULT: the rule
+// between families for CSR (select.hpp), the block family for BSR (the only one that
+// reads BSR). cuSPARSE's CSR values keep to the CSR family; BSR_ALG1 is cuSPARSE's BSR
+// algorithm, computed by the block family.
+tcs::spmm::algorithm algorithm_of(tcsSpMMAlg_t alg, bool bsr) {
     switch (alg) {
     case TCS_SPMM_ALG_DEFAULT:
+        return bsr ? tcs::spmm::algorithm::blocks : tcs::spmm::algorithm::families;
+    case TCS_SPMM_BSR_TC: return tcs::spmm::algorithm::blocks;
+    case TCS_SPMM_BSR_ALG1:
+        if (bsr) return tcs::spmm::algorithm::blocks;
+        break;
     case TCS_SPMM_CSR_ALG1:
     case TCS_SPMM_CSR_ALG2:
-    case TCS_SPMM_CSR_ALG3: return tcs::spmm::algorithm::automatic;
-    case TCS_SPMM_CSR_ROWSPLIT: return tcs::spmm::algorithm::row_split;
-    case TCS_SPMM_CSR_MERGE: return tcs::spmm::algorithm::merge_path;
+    case TCS_SPMM_CSR_ALG3:
+        if (!bsr) return tcs::spmm::algorithm::automatic;
+        break;
+    case TCS_SPMM_CSR_ROWSPLIT:
+        if (!bsr) return tcs::spmm::algorithm::row_split;
+        break;
+    case TCS_SPMM_CSR_MERGE:
+        if (!bsr) return tcs::spmm::algorithm::merge_path;
+        break;
     default: break;
     }
-    reject(9, "alg", "is an algorithm for another sparse format than CSR",
+    reject(9, "alg", "is an algorithm for another sparse format than matA's",
            TCS_STATUS_NOT_SUPPORTED);
 }
 
@@ -50,11 +65,21 @@ call check_call(tcsHandle_t handle, tcsOperation_t opA, tcsOperation_t opB, cons
     check(valid_data_type(computeType), 8, "computeType", "is not CUDA_R_32F/64F/16F/16BF");
     check_enum(alg, 9, "alg");
 
-    check_csr32(*a, 4, "matA");
-    const tcs::spmm::algorithm family = algorithm_of(alg);
+    const bool bsr = a->format == TCS_FORMAT_BSR;
+    if (bsr)
+        check_bsr32(*a, 4, "matA");
+    else
+        check_csr32(*a, 4, "matA");
+    const tcs::spmm::algorithm family = algorithm_of(alg, bsr);
     const bool ta = is_transposed(opA), tb = is_transposed(opB);
-    const std::int64_t m = ta ? a->cols : a->rows;
-    const std::int64_t k = ta ? a->rows : a->cols;
+    // cuSPARSE's rule for BSR, and the block family's: A as stored.
+    check(!ta || family != tcs::spmm::algorithm::blocks, 1, "opA",
+          "must be TCS_OPERATION_NON_TRANSPOSE for BSR matrices and TCS_SPMM_BSR_TC",
+          TCS_STATUS_NOT_SUPPORTED);
+    const std::int64_t a_rows = bsr ? a->rows * a->row_block : a->rows;
+    const std::int64_t a_cols = bsr ? a->cols * a->col_block : a->cols;
+    const std::int64_t m = ta ? a_cols : a_rows;
+    const std::int64_t k = ta ? a_rows : a_cols;
     const std::int64_t b_rows = tb ? b->cols : b->rows;
     const std::int64_t n = tb ? b->rows : b->cols;
     check(b_rows == k, 5, "matB", "has op(B) rows != op(A) columns");
@@ -68,15 +93,24 @@ call check_call(tcsHandle_t handle, tcsOperation_t opA, tcsOperation_t opB, cons
     call k_{a, product_of(*handle, *a, ta, alpha, beta, computeType), 0};
     tcs::spmm::problem& p = k_.problem;
     p.trans_b = tb;
+    if (bsr) {
+        p.a = {};  // product_of read A as CSR
+        p.a_is_bsr = true;
+        p.bsr = bsr_view_of(*a);
+    }
     p.b = dense_view_of(*b);
     p.c = dense_view_of(*c);
     p.alg = family;
+    p.tf32 = handle->math_mode == TCS_TF32_TENSOR_OP_MATH;
+    if (family == tcs::spmm::algorithm::blocks) tcs::spmm::check_supported(p);
 
     const std::uint64_t key = memo_key(
         {std::uint64_t(opA), std::uint64_t(opB), std::uint64_t(alg), std::uint64_t(computeType),
          std::uint64_t(b->order), std::uint64_t(c->order), std::uint64_t(n),
          std::uint64_t(a->rows), std::uint64_t(a->cols), std::uint64_t(a->nnz),
-         address_bits(a->offsets), address_bits(a->columns), std::uint64_t(a->base)});
+         address_bits(a->offsets), address_bits(a->columns), std::uint64_t(a->base),
+         std::uint64_t(a->format), std::uint64_t(a->row_block), std::uint64_t(a->col_block),
+         std::uint64_t(a->block_order), std::uint64_t(p.tf32)});
     k_.key = key;
     return k_;
 }
@@ -132,6 +166,34 @@ extern "C" TCS_API tcsStatus_t tcsSpMM(tcsHandle_t handle, tcsOperation_t opA, t
     const bool preprocessed = externalBuffer != nullptr &&
                               k.a->spmm_memo.buffer == externalBuffer && k.a->spmm_memo.key == k.key;
     tcs::spmm::run(k.problem, externalBuffer, preprocessed, k.a->spmm_memo.found);
+    return TCS_STATUS_SUCCESS;
+} catch (...) {
+    return status_from_exception(__func__);
+}
+
+extern "C" TCS_API tcsStatus_t tcsSpMM_getBlockCounts(tcsConstSpMatDescr_t matA, int64_t* blockRows,
+                                                      int64_t* blockCols, int64_t* blocksNatural,
+                                                      int64_t* blocksReordered, int64_t* blocksUsed,
+                                                      int* usesBlocks) try {
+    trace(__func__);
+    const tcsSpMatDescr* a = live_sparse(matA, 0, "matA");
+    check_not_null(blockRows, 1, "blockRows");
+    check_not_null(blockCols, 2, "blockCols");
+    check_not_null(blocksNatural, 3, "blocksNatural");
+    check_not_null(blocksReordered, 4, "blocksReordered");
+    check_not_null(blocksUsed, 5, "blocksUsed");
+    check_not_null(usesBlocks, 6, "usesBlocks");
+    const tcs::spmm::block_counts& c = a->spmm_memo.found.counts;
+    check(a->spmm_memo.buffer != nullptr && c.blocks >= 0, 0, "matA",
+          "has no block analysis (tcsSpMM_preprocess with TCS_SPMM_BSR_TC, a BSR matrix, or "
+          "TCS_SPMM_ALG_DEFAULT where it considers blocks, outside stream capture)",
+          TCS_STATUS_NOT_INITIALIZED);
+    *blockRows = tcs::spmm::kBlockRows;
+    *blockCols = tcs::spmm::kBlockColumns;
+    *blocksNatural = c.blocks_natural;
+    *blocksReordered = c.blocks_reordered;
+    *blocksUsed = c.blocks;
+    *usesBlocks = a->spmm_memo.found.blocks ? 1 : 0;
     return TCS_STATUS_SUCCESS;
 } catch (...) {
     return status_from_exception(__func__);

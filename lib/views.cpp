@@ -65,6 +65,22 @@ tcs::csr_view csr_view_of(const tcsSpMatDescr& d) {
     return v;
 }
 
+tcs::bsr_view bsr_view_of(const tcsSpMatDescr& d) {
+    tcs::bsr_view v;
+    v.brows = d.rows;
+    v.bcols = d.cols;
+    v.bnnz = d.nnz;
+    v.rbs = d.row_block;
+    v.cbs = d.col_block;
+    v.row_ptr = static_cast<const int*>(d.offsets);
+    v.col_idx = static_cast<const int*>(d.columns);
+    v.values = d.values;
+    v.type = value_type_of(d.value_type);
+    v.base = d.base == TCS_INDEX_BASE_ONE ? 1 : 0;
+    v.row_major_blocks = d.block_order == TCS_ORDER_ROW;
+    return v;
+}
+
 tcs::dense_view dense_view_of(const tcsDnMatDescr& d) {
     tcs::dense_view v;
     v.rows = d.rows;
@@ -90,6 +106,14 @@ void check_csr32(const tcsSpMatDescr& d, int index, const char* name) {
           "must have 32-bit indices (TCS_INDEX_32I)", TCS_STATUS_NOT_SUPPORTED);
     check(d.rows == 0 || d.offsets != nullptr, index, name,
           "has no row offsets (NULL csrRowOffsets with rows > 0)");
+}
+
+void check_bsr32(const tcsSpMatDescr& d, int index, const char* name) {
+    check(d.format == TCS_FORMAT_BSR, index, name, "must be BSR", TCS_STATUS_NOT_SUPPORTED);
+    check(d.offsets_type == TCS_INDEX_32I && d.columns_type == TCS_INDEX_32I, index, name,
+          "must have 32-bit indices (TCS_INDEX_32I)", TCS_STATUS_NOT_SUPPORTED);
+    check(d.rows == 0 || d.offsets != nullptr, index, name,
+          "has no block row offsets (NULL bsrRowOffsets with brows > 0)");
 }
 
 }  // namespace tcs::api

@@ -18,10 +18,13 @@ tcsDnVecDescr* live_vector_mutable(tcsDnVecDescr_t d, int index, const char* nam
 
 tcs::value_type value_type_of(cudaDataType t);  // one of the four valid types
 tcs::csr_view csr_view_of(const tcsSpMatDescr& d);  // CSR with 32-bit indices
+tcs::bsr_view bsr_view_of(const tcsSpMatDescr& d);  // BSR with 32-bit indices
 tcs::dense_view dense_view_of(const tcsDnMatDescr& d);
 tcs::scalar_arg scalar_of(const tcsContext& h, const void* p, cudaDataType compute);
 
 // NOT_SUPPORTED unless CSR with 32-bit row offsets and column indices.
 void check_csr32(const tcsSpMatDescr& d, int index, const char* name);
+// NOT_SUPPORTED unless BSR with 32-bit block row offsets and block column indices.
+void check_bsr32(const tcsSpMatDescr& d, int index, const char* name);
 
 }  // namespace tcs::api

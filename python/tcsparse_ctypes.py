@@ -249,6 +249,7 @@ PROTOTYPES = {
     "tcsSpMV_bufferSize": "hephhpheez",
     "tcsSpMV_preprocess": "hephhpheep",
     "tcsSpMV": "hephhpheep",
+    "tcsSpMM_getBlockCounts": "hIIIIIE",
 }
 _STRING_FUNCTIONS = ("tcsGetErrorName", "tcsGetErrorString")
 

@@ -9,6 +9,11 @@ matrix, and writes to DIR (default: docs/perf beside this script):
   spgemm.md, spgemm_speedup.png   SpGEMM: times, GFLOP/s, speedup, peak memory and ratio
   spmm.md, spmm_speedup.png       SpMM: times, GFLOP/s, speedup, time over the memory floor
   spmm_sweep.md                   the spmm_sweep family: row-split against merge-path
+  spmm_blocks.md, spmm_blocks_speedup.png
+                                  the spmm_blocks family: the tensor-core block family
+                                  against cuSPARSE CSR, cuSPARSE Blocked-ELL (its best
+                                  block size per matrix) and the CSR family; DEFAULT's
+                                  choice; block counts and fill
 
 Speedup is cuSPARSE's time over tcsparse's (above 1: tcsparse is faster); the memory
 ratio is tcsparse's peak over cuSPARSE's (below 1: tcsparse needs less). Geometric
@@ -473,6 +478,118 @@ def sweep_report(results, context, sources):
     return out, summary, {}
 
 
+# --------------------------------------------------------------------------- blocks
+
+BELL_SIZES = (8, 16, 32, 64)
+
+
+def best_bell(variants):
+    """(ms, block size) of the fastest measured cuSPARSE Blocked-ELL variant, or None."""
+    timed = [(value(variants.get(f"cusparse_bell{b}"), "ms"), b) for b in BELL_SIZES]
+    timed = [t for t in timed if t[0] is not None]
+    return min(timed) if timed else None
+
+
+def blocks_report(results, context, sources):
+    # spmm_blocks/<type>/<order>/n<N>/<matrix>/<variant>
+    pairs = pair_up(results, "spmm_blocks", 5)
+    if not pairs:
+        return None, [], {}
+    out = ["# SpMM on tensor cores: the block family against cuSPARSE and the CSR family", "",
+           "C = A·B, A CSR, B and C row-major, beta = 0, timed as docs/perf/spmm.md (cold L2, "
+           "stream held, median). Variants: **blocks** = TCS_SPMM_BSR_TC on the CSR matrix "
+           "(docs/algorithms/spmm-blocks.md); **csr** = TCS_SPMM_CSR_ALG2, the CSR family's own "
+           "rule (DEFAULT before the block family); **DEFAULT** = TCS_SPMM_ALG_DEFAULT; "
+           "**cuSPARSE** = its CSR SpMM (CUSPARSE_SPMM_ALG_DEFAULT, CSR_ALG3 where that declines "
+           "mixed precision); **BELL** = cuSPARSE's Blocked-ELL SpMM on tensor cores at its "
+           "fastest block size of 8, 16, 32, 64 for the matrix. fp16 runs have fp16 A, B and C "
+           "with fp32 compute. Paid once and reported apart: our preprocess (the block analysis, "
+           "with its one wait; 'calls to amortise' = preprocess / (csr - blocks) where the "
+           "blocks are faster) and the host's conversion of CSR to Blocked-ELL (plus upload). "
+           "Blocks: 32 rows x 16 condensed columns; natural / reordered / used = counts in A's "
+           "row order, in the signature order, and in the order used; fill = nnz / (used x 512).",
+           ""]
+    out += context_lines(context, sources)
+    summary, plot = [], {}
+    groups = sorted({k[:3] for k in pairs}, key=lambda k: (k[0], k[1], _n_of(k[2])))
+    for vtype, order, npart in groups:
+        n = _n_of(npart)
+        keys = sorted(k for k in pairs if k[:3] == (vtype, order, npart))
+        rows, vs_cus, vs_bell, vs_csr, default_vs_best, default_vs_csr = [], [], [], [], [], []
+        points = []
+        for key in keys:
+            v = pairs[key]
+            blk, csr, dflt, cus = (v.get(x) for x in ("blocks", "csr", "tcsparse", "cusparse"))
+            b_ms, c_ms, d_ms, cu_ms = (value(x, "ms") for x in (blk, csr, dflt, cus))
+            bell = best_bell(v)
+            bell_ms = bell[0] if bell else None
+            best_cus = min([t for t in (cu_ms, bell_ms) if t is not None], default=None)
+            vs_cus.append(ratio(cu_ms, b_ms))
+            vs_bell.append(ratio(bell_ms, b_ms))
+            vs_csr.append(ratio(c_ms, b_ms))
+            default_vs_best.append(ratio(best_cus, d_ms))
+            default_vs_csr.append(ratio(c_ms, d_ms))
+            fill = value(blk, "fill")
+            if b_ms and c_ms and fill is not None:
+                points.append((fill, b_ms, c_ms))  # blocks when fill >= tau
+            pre = value(blk, "preprocess_ms")
+            gain = (c_ms - b_ms) if b_ms and c_ms else None
+            amortise = pre / gain if pre is not None and gain and gain > 0 else None
+            conv = value(v.get(f"cusparse_bell{bell[1]}"), "conversion_ms") if bell else None
+            counts = "/".join(fmt_count(value(blk, k)) for k in
+                              ("blocks_natural", "blocks_reordered", "blocks_used"))
+            rows.append([f"`{key[3]}`", fmt_count(_first_of(v, "nnz_a")), counts, fmt(fill, ".3f"),
+                         fmt(b_ms, ".4g"), fmt(c_ms, ".4g"), fmt(d_ms, ".4g"), fmt(cu_ms, ".4g"),
+                         fmt(bell_ms, ".4g") + (f" ({bell[1]})" if bell else ""),
+                         fmt_speedup(ratio(cu_ms, b_ms)), fmt_speedup(ratio(bell_ms, b_ms)),
+                         fmt_speedup(ratio(c_ms, b_ms)), fmt(pre, ".3g"), fmt(amortise, ".0f"),
+                         fmt(conv, ".4g")])
+            if vtype == "fp16" and n >= 32:
+                plot.setdefault(n, []).append((key[3], ratio(cu_ms, b_ms), ratio(bell_ms, b_ms)))
+        out += ["", f"## {vtype}, {order}-major, n = {n}", ""]
+        out += table(["matrix", "nnz(A)", "blocks natural/reordered/used", "fill", "blocks ms",
+                      "csr ms", "DEFAULT ms", "cuSPARSE ms", "BELL ms (size)", "blocks vs cuSPARSE",
+                      "blocks vs BELL", "blocks vs csr", "preprocess ms", "calls to amortise",
+                      "BELL conversion ms"], rows)
+        count = len([x for x in vs_cus if x])
+        line = (f"geomean SpMM blocks {vtype} {order}-major n={n}: {fmt_speedup(geomean(vs_cus))} "
+                f"over cuSPARSE CSR, {fmt_speedup(geomean(vs_bell))} over cuSPARSE Blocked-ELL at its "
+                f"best block size, {fmt_speedup(geomean(vs_csr))} over the CSR family "
+                f"({matrices(count)})")
+        worst = min([x for x in default_vs_csr if x], default=None)
+        line += (f"; DEFAULT {fmt_speedup(geomean(default_vs_best))} over the best cuSPARSE option, "
+                 f"at worst {fmt(worst, '.3f')}x the CSR family")
+        if points:
+            tau, loss = best_threshold(points)
+            rule = "never blocks" if tau == math.inf else f"blocks when fill >= {tau:.3f}"
+            line += f"; best single rule: {rule} (geomean {loss:.3f}x of the best)"
+        summary.append(line)
+        out += ["", line]
+    out += error_notes(pairs)
+    return out, summary, plot
+
+
+def plot_blocks(plot, path, plt):
+    ns = sorted(plot)
+    fig, axes = plt.subplots(len(ns), 1, figsize=(10, 4 * len(ns)), squeeze=False)
+    nan = float("nan")
+    for ax, n in zip(axes[:, 0], ns):
+        rows = sorted(plot[n])
+        xs = range(len(rows))
+        ax.bar([x - 0.2 for x in xs], [r[1] or nan for r in rows], 0.4, label="over cuSPARSE CSR")
+        ax.bar([x + 0.2 for x in xs], [r[2] or nan for r in rows], 0.4,
+               label="over cuSPARSE Blocked-ELL (best block size)")
+        _log_axis(ax, plt)
+        ax.set_xticks(list(xs))
+        ax.set_xticklabels([r[0] for r in rows], rotation=75, ha="right", fontsize=8)
+        ax.set_ylabel("speedup of the block family")
+        ax.set_title(f"SpMM fp16 (fp32 compute), row-major, n = {n}", fontsize=11)
+        ax.legend(fontsize=8)
+    fig.tight_layout()
+    fig.savefig(path, dpi=120)
+    plt.close(fig)
+
+
 # --------------------------------------------------------------------------- plots
 
 def _log_axis(ax, plt):
@@ -566,7 +683,8 @@ def main(argv=None):
     reports = ((spgemm_report, "spgemm.md", plot_spgemm, "spgemm_speedup.png"),
                (spmm_report, "spmm.md", plot_spmm, "spmm_speedup.png"),
                (spmv_report, "spmv.md", plot_spmv, "spmv_speedup.png"),
-               (sweep_report, "spmm_sweep.md", None, None))
+               (sweep_report, "spmm_sweep.md", None, None),
+               (blocks_report, "spmm_blocks.md", plot_blocks, "spmm_blocks_speedup.png"))
     for report, md, plotter, png in reports:
         lines, s, plot = report(results, context, args.json)
         if not lines:

@@ -80,7 +80,7 @@ static struct {
     tcsHandle_t handle; /* NULL without a GPU */
     /* SpGEMM: A (4 x 5) * B (5 x 3) = C (4 x 3); SpMM: A * Bd (5 x 2) = Cd (4 x 2). */
     tcsSpMatDescr_t a, b, c;
-    tcsSpMatDescr_t a_coo, a_bsr, a_off64, a_f64, a_no_offsets, b_rows4, c_rows5, c_off64,
+    tcsSpMatDescr_t a_coo, a_bsr, a_bsr64, a_off64, a_f64, a_no_offsets, b_rows4, c_rows5, c_off64,
         c_f64;
     tcsConstSpMatDescr_t c_const;
     tcsDnMatDescr_t bd, cd, bd_rows4, cd_cols3, bd_f64, cd_f64;
@@ -131,6 +131,8 @@ static int create_objects(void** state) {
                      CUDA_R_32F) != OK ||
         tcsCreateBsr(&fx.a_bsr, 4, 5, 6, 1, 1, RP, CI, VAL, TCS_INDEX_32I, TCS_INDEX_32I,
                      TCS_INDEX_BASE_ZERO, CUDA_R_32F, TCS_ORDER_ROW) != OK ||
+        tcsCreateBsr(&fx.a_bsr64, 4, 5, 6, 1, 1, RP, CI, VAL, TCS_INDEX_32I, TCS_INDEX_64I,
+                     TCS_INDEX_BASE_ZERO, CUDA_R_32F, TCS_ORDER_ROW) != OK ||
         tcsCreateConstCsr(&fx.c_const, 4, 3, 0, RP, NULL, NULL, TCS_INDEX_32I, TCS_INDEX_32I,
                           TCS_INDEX_BASE_ZERO, CUDA_R_32F) != OK ||
         tcsCreateConstDnMat(&fx.cd_const, 4, 2, 4, VAL, CUDA_R_32F, TCS_ORDER_COL) != OK ||
@@ -158,7 +160,7 @@ static int create_objects(void** state) {
 
 static int destroy_objects(void** state) {
     (void)state;
-    tcsSpMatDescr_t sp[] = {fx.a,       fx.b,       fx.c,       fx.a_coo,  fx.a_bsr,
+    tcsSpMatDescr_t sp[] = {fx.a,       fx.b,       fx.c,       fx.a_coo,  fx.a_bsr, fx.a_bsr64,
                             fx.a_off64, fx.a_f64,   fx.a_no_offsets, fx.b_rows4,
                             fx.c_rows5, fx.c_off64, fx.c_f64};
     for (size_t i = 0; i < sizeof sp / sizeof sp[0]; ++i) tcsDestroySpMat(sp[i]);
@@ -847,7 +849,7 @@ static void spmm_common_cases(tcsStatus_t (*run)(const spmm_args*), const char* 
     SPMM(A, NULL, INVALID);
     SPMM(A, DENSE_AS_SPARSE, NOT_INIT);
     SPMM(A, fx.a_coo, UNSUPPORTED);
-    SPMM(A, fx.a_bsr, UNSUPPORTED);
+    SPMM(A, fx.a_bsr64, UNSUPPORTED); /* BSR with 64-bit block column indices */
     SPMM(A, fx.a_off64, UNSUPPORTED);
     SPMM(A, fx.a_no_offsets, INVALID);
     SPMM(A, fx.a_f64, UNSUPPORTED); /* B is fp32 */
@@ -871,9 +873,29 @@ static void spmm_common_cases(tcsStatus_t (*run)(const spmm_args*), const char* 
     SPMM(alg, TCS_SPMM_COO_ALG1, UNSUPPORTED); /* an algorithm of another format */
     SPMM(alg, TCS_SPMM_COO_ALG4, UNSUPPORTED);
     SPMM(alg, TCS_SPMM_BLOCKED_ELL_ALG1, UNSUPPORTED);
-    SPMM(alg, TCS_SPMM_BSR_ALG1, UNSUPPORTED);
-    SPMM(alg, TCS_SPMM_BSR_TC, UNSUPPORTED);
+    SPMM(alg, TCS_SPMM_BSR_ALG1, UNSUPPORTED); /* cuSPARSE's BSR algorithm on a CSR A */
 #undef SPMM
+    /* The block family (BSR matrices, TCS_SPMM_BSR_TC) takes A as stored, as cuSPARSE's
+     * BSR SpMM does; a BSR A takes no CSR algorithm. */
+    spmm_args bsr = ok;
+    bsr.A = fx.a_bsr;
+    bsr.opA = TCS_OPERATION_TRANSPOSE;
+    expect_status(run(&bsr), UNSUPPORTED, "BSR matA with opA = T", __LINE__);
+    bsr.opA = TCS_OPERATION_CONJUGATE_TRANSPOSE;
+    expect_status(run(&bsr), UNSUPPORTED, "BSR matA with opA = C", __LINE__);
+    bsr.opA = TCS_OPERATION_NON_TRANSPOSE;
+    static const tcsSpMMAlg_t csr_only[] = {TCS_SPMM_CSR_ALG1, TCS_SPMM_CSR_ALG2, TCS_SPMM_CSR_ALG3,
+                                            TCS_SPMM_CSR_ROWSPLIT, TCS_SPMM_CSR_MERGE,
+                                            TCS_SPMM_COO_ALG4, TCS_SPMM_BLOCKED_ELL_ALG1};
+    for (size_t i = 0; i < sizeof csr_only / sizeof csr_only[0]; ++i) {
+        bsr.alg = csr_only[i];
+        expect_status(run(&bsr), UNSUPPORTED, "BSR matA with an algorithm of another format",
+                      __LINE__);
+    }
+    spmm_args tc = ok;
+    tc.alg = TCS_SPMM_BSR_TC;
+    tc.opA = TCS_OPERATION_TRANSPOSE;
+    expect_status(run(&tc), UNSUPPORTED, "TCS_SPMM_BSR_TC with opA = T", __LINE__);
 }
 
 static void test_spmm_arguments(void** state) {
@@ -883,6 +905,14 @@ static void test_spmm_arguments(void** state) {
     /* bufferSize is host-only, so the valid call can run; preprocess and SpMM would
      * launch kernels on the fake arrays and are only given invalid arguments. */
     spmm_common_cases(spmm_buffer_size, "tcsSpMM_bufferSize");
+    /* The size query of the block family (BSR A, TCS_SPMM_BSR_TC, BSR_ALG1) is host-only
+     * too: its buffer is bounded by A's sizes, never by an analysis. */
+    WITH(spmm_args, ok, spmm_buffer_size, A, fx.a_bsr, OK);
+    WITH(spmm_args, ok, spmm_buffer_size, alg, TCS_SPMM_BSR_TC, OK);
+    spmm_args bsr_alg1 = ok;
+    bsr_alg1.A = fx.a_bsr;
+    bsr_alg1.alg = TCS_SPMM_BSR_ALG1;
+    BASE(spmm_args, bsr_alg1, spmm_buffer_size, OK);
     size_slot = 0;
     BASE(spmm_args, ok, spmm_buffer_size, OK);
     const size_t needed = size_slot;
@@ -1216,6 +1246,25 @@ static void test_spgemm_reuse_arguments(void** state) {
     FINISH();
 }
 
+/* tcsSpMM_getBlockCounts needs no handle: it reads what preprocess left on matA. */
+static void test_spmm_block_counts(void** state) {
+    (void)state;
+    int64_t r = 0, c = 0, nat = 0, re = 0, used = 0;
+    int blocks = 0;
+    EXPECT(tcsSpMM_getBlockCounts(NULL, &r, &c, &nat, &re, &used, &blocks), INVALID);
+    EXPECT(tcsSpMM_getBlockCounts(DENSE_AS_SPARSE, &r, &c, &nat, &re, &used, &blocks), NOT_INIT);
+    EXPECT(tcsSpMM_getBlockCounts(fx.a, NULL, &c, &nat, &re, &used, &blocks), INVALID);
+    EXPECT(tcsSpMM_getBlockCounts(fx.a, &r, NULL, &nat, &re, &used, &blocks), INVALID);
+    EXPECT(tcsSpMM_getBlockCounts(fx.a, &r, &c, NULL, &re, &used, &blocks), INVALID);
+    EXPECT(tcsSpMM_getBlockCounts(fx.a, &r, &c, &nat, NULL, &used, &blocks), INVALID);
+    EXPECT(tcsSpMM_getBlockCounts(fx.a, &r, &c, &nat, &re, NULL, &blocks), INVALID);
+    EXPECT(tcsSpMM_getBlockCounts(fx.a, &r, &c, &nat, &re, &used, NULL), INVALID);
+    /* never preprocessed: no block analysis to report */
+    EXPECT(tcsSpMM_getBlockCounts(fx.a, &r, &c, &nat, &re, &used, &blocks), NOT_INIT);
+    EXPECT(tcsSpMM_getBlockCounts(fx.a_bsr, &r, &c, &nat, &re, &used, &blocks), NOT_INIT);
+    FINISH();
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         TEST(test_version_and_property),
@@ -1238,6 +1287,7 @@ int main(void) {
         TEST(test_dense_vector_accessors),
         TEST(test_spmv_arguments),
         TEST(test_spgemm_reuse_arguments),
+        TEST(test_spmm_block_counts),
     };
     return cmocka_run_group_tests(tests, create_objects, destroy_objects);
 }

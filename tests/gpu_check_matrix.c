@@ -112,27 +112,6 @@ static tcsDataStatus_t host_rule(const raw_csr* m, tcsMatrixCheck_t level) {
 
 /* ---- upload in the declared widths and type ---- */
 
-/* The 16-bit encodings of a double that is 0, +-Inf, NaN or a value in [-1, 1]
- * (rounded towards zero: the checker only cares about the class of the value). */
-static uint16_t half_bits(double v) {
-    if (isnan(v)) return 0x7E00;
-    if (isinf(v)) return v > 0 ? 0x7C00 : 0xFC00;
-    const uint16_t sign = v < 0 ? 0x8000 : 0;
-    float f = (float)fabs(v);
-    if (f == 0.0f) return sign;
-    int e;
-    const float frac = frexpf(f, &e); /* f = frac * 2^e, frac in [0.5, 1) */
-    if (e < -13) return sign;          /* below the normals we generate: zero */
-    return (uint16_t)(sign | ((uint16_t)(e - 1 + 15) << 10) | (uint16_t)((frac * 2.0f - 1.0f) * 1024.0f));
-}
-static uint16_t bf16_bits(double v) {
-    float f = (float)v;
-    uint32_t u;
-    memcpy(&u, &f, sizeof u);
-    if (isnan(v)) return 0x7FC0;
-    return (uint16_t)(u >> 16);
-}
-
 typedef struct {
     void *rp, *ci, *val;
     tcsSpMatDescr_t descr;
@@ -164,17 +143,10 @@ static void* indices_to_device(const int64_t* x, int64_t count, int wide) {
 
 static void* values_to_device(const double* v, int64_t count, cudaDataType type) {
     if (count == 0) return NULL;
-    const size_t w = type == CUDA_R_64F ? 8 : type == CUDA_R_32F ? 4 : 2;
+    const size_t w = tcst_value_size(type);
     void* stage = malloc((size_t)count * w);
     assert_non_null(stage);
-    for (int64_t i = 0; i < count; ++i) {
-        switch (type) {
-        case CUDA_R_64F: ((double*)stage)[i] = v[i]; break;
-        case CUDA_R_32F: ((float*)stage)[i] = (float)v[i]; break;
-        case CUDA_R_16F: ((uint16_t*)stage)[i] = half_bits(v[i]); break;
-        default: ((uint16_t*)stage)[i] = bf16_bits(v[i]); break;
-        }
-    }
+    for (int64_t i = 0; i < count; ++i) tcst_value_put(stage, (size_t)i, type, v[i]);
     void* d = to_device(stage, (size_t)count * w);
     free(stage);
     return d;

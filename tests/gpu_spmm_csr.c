@@ -895,19 +895,21 @@ static void captured_grids(const tcst_csr* a, int64_t n, const char* kernel,
     assert_ok(tcsSetStream(fx.handle, stream));
     const tcsOperation_t op = TCS_OPERATION_NON_TRANSPOSE;
     size_t bytes = 0;
+    /* CSR_ALG2: the CSR family's own rule (DEFAULT may take the block family after
+     * preprocess, see gpu_spmm_blocks). */
     assert_ok(tcsSpMM_bufferSize(fx.handle, op, op, &alpha, da.descr, db, &beta, dc, CUDA_R_32F,
-                                 TCS_SPMM_ALG_DEFAULT, &bytes));
+                                 TCS_SPMM_CSR_ALG2, &bytes));
     void* kept = tcst_device_poisoned(bytes);
     void* fresh = tcst_device_poisoned(bytes);
     assert_true(kept != NULL && fresh != NULL);
     assert_ok(tcsSpMM_preprocess(fx.handle, op, op, &alpha, da.descr, db, &beta, dc, CUDA_R_32F,
-                                 TCS_SPMM_ALG_DEFAULT, kept));
+                                 TCS_SPMM_CSR_ALG2, kept));
     CUDA_OK(cudaStreamSynchronize(stream));
     for (int g = 0; g < 2; ++g) {
         cudaGraph_t graph;
         CUDA_OK(cudaStreamBeginCapture(stream, cudaStreamCaptureModeGlobal));
         const tcsStatus_t st = tcsSpMM(fx.handle, op, op, &alpha, da.descr, db, &beta, dc,
-                                       CUDA_R_32F, TCS_SPMM_ALG_DEFAULT, g == 0 ? kept : fresh);
+                                       CUDA_R_32F, TCS_SPMM_CSR_ALG2, g == 0 ? kept : fresh);
         CUDA_OK(cudaStreamEndCapture(stream, &graph));
         assert_int_equal(st, TCS_STATUS_SUCCESS);
         grids[g] = graph_kernel_grid(graph, kernel, also[g]);
@@ -955,7 +957,7 @@ static void test_row_runs(void** state) {
         assert_window(&a, block == 3 ? 3 : 4);
         for (size_t i = 0; i < count; ++i) {
             if (cases[i].block != block) continue;
-            spmm_case sc = plain_case(cases[i].type, cases[i].n, TCS_SPMM_ALG_DEFAULT);
+            spmm_case sc = plain_case(cases[i].type, cases[i].n, TCS_SPMM_CSR_ALG2);
             sc.trans_a = cases[i].trans_a;
             sc.b_row = cases[i].b_row;
             sc.c_row = cases[i].c_row;
@@ -993,7 +995,7 @@ static void test_long_row_blocks_counted(void** state) {
             if (grids[0] == 0 || grids[1] == 0 || grids[0] >= grids[1])
                 fail_msg("%d long rows, n = %lld: %u blocks preprocessed, %u without", long_rows,
                          (long long)n, grids[0], grids[1]);
-            spmm_case sc = plain_case(FP32, n, TCS_SPMM_ALG_DEFAULT);
+            spmm_case sc = plain_case(FP32, n, TCS_SPMM_CSR_ALG2);
             sc.base = random_below(2);
             sc.beta = random_below(2) ? 0.5 : 0.0;
             sc.device_scalars = random_below(2);

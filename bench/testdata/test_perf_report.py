@@ -110,9 +110,30 @@ class Report(unittest.TestCase):
         self.assertEqual(row_of(text, "mB")[5], "rowsplit (3.00x)")
         self.assertIn("best single rule: rowsplit when mean row length >= 40.0", text)
 
+    def test_blocks_ratios_best_bell_and_rule(self):
+        text = self.read("spmm_blocks.md")
+        # mA: blocks 0.1 ms; cuSPARSE 1.0; Blocked-ELL best at 32 (0.2 against 0.3 at 16);
+        # csr 0.5; preprocess 2 ms / (0.5 - 0.1) = 5 calls; conversion of the best size.
+        cells = row_of(text, "mA")
+        self.assertEqual(cells[2:4], ["4,000/5,000/4,000", "0.500"])
+        self.assertEqual(cells[8], "0.2 (32)")
+        self.assertEqual(cells[9:12], ["10.00x", "2.00x", "5.00x"])
+        self.assertEqual(cells[12:15], ["2", "5", "80"])
+        # mB: the CSR family is faster (no calls amortise), Blocked-ELL failed (listed).
+        cells = row_of(text, "mB")
+        self.assertEqual(cells[8], "—")
+        self.assertEqual(cells[11], "0.50x")
+        self.assertEqual(cells[13], "—")
+        self.assertIn("`spmm_blocks/fp16/row/n128/mB/cusparse_bell8`: Blocked-ELL", text)
+        # geomeans: sqrt(10 * 2) over cuSPARSE; 2 over BELL (mA only); sqrt(5 * 0.5) over
+        # csr; and the fill threshold that picks the winner of both matrices.
+        self.assertIn("4.47x over cuSPARSE CSR, 2.00x over cuSPARSE Blocked-ELL", text)
+        self.assertIn("1.58x over the CSR family", text)
+        self.assertIn("best single rule: blocks when fill >= 0.500 (geomean 1.000x", text)
+
     def test_plots_when_matplotlib_is_there(self):
         has_matplotlib = importlib.util.find_spec("matplotlib") is not None
-        for png in ("spgemm_speedup.png", "spmm_speedup.png"):
+        for png in ("spgemm_speedup.png", "spmm_speedup.png", "spmm_blocks_speedup.png"):
             path = os.path.join(self.out, png)
             if has_matplotlib:
                 with open(path, "rb") as f:

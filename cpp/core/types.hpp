@@ -29,6 +29,19 @@ struct csr_view {
     int base = 0;
 };
 
+// A BSR matrix with 32-bit block row offsets and block column indices: brows x bcols
+// blocks of rbs x cbs scalars, bnnz of them stored, each block's rbs*cbs values in row-
+// or column-major order. `base` applies to both index arrays.
+struct bsr_view {
+    std::int64_t brows = 0, bcols = 0, bnnz = 0, rbs = 1, cbs = 1;
+    const int* row_ptr = nullptr;  // brows + 1
+    const int* col_idx = nullptr;  // bnnz
+    const void* values = nullptr;  // bnnz * rbs * cbs
+    value_type type = value_type::f32;
+    int base = 0;
+    bool row_major_blocks = true;
+};
+
 // The output CSR matrix C of SpGEMM: arrays the caller allocated.
 struct csr_out {
     std::int64_t rows = 0, cols = 0, nnz = 0;

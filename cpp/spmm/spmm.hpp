@@ -1,8 +1,9 @@
 // The SpMM interface between the C layer and the kernels:
-//   C = alpha * op(A) * op(B) + beta * C, A CSR (32-bit indices), B and C dense.
+//   C = alpha * op(A) * op(B) + beta * C, A CSR or BSR (32-bit indices), B and C dense.
 // The C layer checks arguments and resolves the pointer mode; these functions choose
-// and run a kernel family. All run on p.stream and allocate nothing; only preprocess
-// may wait for the stream (the counts of long rows and runs).
+// and run a kernel family (select.hpp): the CSR family (csr/) or the tensor-core block
+// family (blocks/). All run on p.stream and allocate nothing; only preprocess may wait
+// for the stream (the counts of long rows and runs, the block counts).
 #pragma once
 
 #include "core/device.hpp"
@@ -16,34 +17,64 @@
 namespace tcs::spmm {
 
 enum class algorithm {
-    automatic,  // the measured rule picks one of the families below
+    families,   // TCS_SPMM_ALG_DEFAULT: the block family or the CSR family (select.hpp)
+    automatic,  // the CSR family's measured rule picks one of its kernels below
     row_split,
     merge_path,
     vector_rows,  // CSR-vector: no public value, only the automatic rule picks it
+    blocks,       // dense blocks on tensor cores (TCS_SPMM_BSR_TC, BSR_ALG1, any BSR A)
 };
 
 struct problem {
     bool trans_a = false;  // op(A) = A^T
     bool trans_b = false;  // op(B) = B^T
-    csr_view a;            // as stored: a.rows x a.cols
+    csr_view a;            // as stored: a.rows x a.cols (when A is CSR)
+    bool a_is_bsr = false; // A is BSR (only the blocks family): bsr below
+    bsr_view bsr;
+    bool tf32 = false;     // the handle's math mode lets fp32 data round to TF32
     dense_view b;          // as stored
     dense_view c;          // m x n
     value_type compute = value_type::f32;
     scalar_arg alpha, beta;
-    algorithm alg = algorithm::automatic;
+    algorithm alg = algorithm::families;
     cudaStream_t stream = nullptr;
     const device_info* device = nullptr;
 };
 
+// The block family's block: rows x columns (formats/dense_blocks.hpp).
+inline constexpr int kBlockRows = 32;
+inline constexpr int kBlockColumns = 16;
+
+// Throws when the family p.alg names cannot compute p here: the block family needs
+// sm_80 (arch_mismatch) and fewer than 2^31 entries in A (insufficient_resources).
+void check_supported(const problem& p);
+
 // Bytes of external buffer needed by preprocess and run (may be 0).
 std::size_t buffer_size(const problem& p);
 
+// What the block family's analysis counted (formats/dense_blocks.hpp), -1 where it was
+// not read back (preprocess while the stream was being captured).
+struct block_counts {
+    std::int64_t windows = -1;           // windows of 32 rows
+    std::int64_t blocks_natural = -1;    // 32 x 16 blocks in A's own row order
+    std::int64_t blocks_reordered = -1;  // ... in the signature order
+    std::int64_t blocks = -1;            // in the order used
+    std::int64_t distinct = -1;          // rows of op(B) the blocks read (order used)
+    std::int64_t entries = -1;           // stored entries of A (BSR: every block element)
+    std::int64_t max_blocks = -1;        // blocks of the longest window
+    std::int64_t unsorted_rows = -1, duplicates = -1;
+    bool reordered = false;
+    bool built = false;  // the format was built (DEFAULT's buffer holds fewer blocks)
+};
+
 // What preprocess counted in A's structure, for run: the rows per window of runs of rows
 // with one pattern (runs.hpp; 1: none) and row-split's long rows per tier (-1: not
-// counted).
+// counted); whether the automatic rule chose the block family, and its counts.
 struct analysis {
     int runs = 1;
     std::int64_t listed[2] = {-1, -1};
+    bool blocks = false;  // the block family computes (its format is in the buffer)
+    block_counts counts;
 };
 
 // Writes what depends only on A's structure (the transposed copy, row-split's list of

@@ -629,6 +629,16 @@ module tcsparse
       type(c_ptr), value :: externalBuffer
     end function
 
+    integer(c_int) function tcsSpMM_getBlockCounts(matA, blockRows, blockCols, blocksNatural, &
+                                                   blocksReordered, blocksUsed, usesBlocks) &
+                                                   bind(c, name="tcsSpMM_getBlockCounts")
+      import :: c_int, c_int64_t, c_ptr
+      type(c_ptr), value :: matA
+      integer(c_int64_t), intent(out) :: blockRows, blockCols, blocksNatural, blocksReordered, &
+                                         blocksUsed
+      integer(c_int), intent(out) :: usesBlocks
+    end function
+
     ! ---------------------------------------------------------------- SpMV
 
     integer(c_int) function tcsSpMV_bufferSize(handle, opA, alpha, matA, vecX, beta, vecY, &

@@ -49,6 +49,13 @@ uint64_t tcst_rng_below(tcst_rng* r, uint64_t n); /* uniform in [0, n), unbiased
  * reproduced with TCST_SEED=<value> in the environment (which it then returns). */
 uint64_t tcst_fresh_seed(void);
 
+/* ---- 16-bit floating point (halves.c): round to nearest even, subnormals, infinities
+ * and NaN kept ---- */
+uint16_t tcst_half_bits(float f);
+float tcst_half_value(uint16_t h);
+uint16_t tcst_bf16_bits(float f);
+float tcst_bf16_value(uint16_t b);
+
 /* ---- Matrix Market ----
  * Reads a coordinate file (plain or .gz, the latter through `gzip -dc`, so no zlib
  * dependency): real, integer or pattern; general, symmetric or skew-symmetric

@@ -96,6 +96,10 @@ inline int __reduce_add_sync(unsigned mask, int v) {
 inline int __reduce_min_sync(unsigned mask, int v) {
     return int(::emu::collective(::emu::op::reduce_min, mask, std::uint32_t(v), 0, 32));
 }
+inline unsigned __reduce_min_sync(unsigned mask, unsigned v) {
+    // the collective's minimum is over signed 32-bit values: flip the sign bit around it
+    return unsigned(__reduce_min_sync(mask, int(v ^ 0x80000000u))) ^ 0x80000000u;
+}
 inline int __reduce_max_sync(unsigned mask, int v) {
     return int(::emu::collective(::emu::op::reduce_max, mask, std::uint32_t(v), 0, 32));
 }

@@ -25,6 +25,12 @@ enum cudaMemcpyKind {
     cudaMemcpyDefault = 4
 };
 
+enum cudaStreamCaptureStatus {
+    cudaStreamCaptureStatusNone = 0,
+    cudaStreamCaptureStatusActive = 1,
+    cudaStreamCaptureStatusInvalidated = 2
+};
+
 struct cudaDeviceProp {
     int multiProcessorCount, major, minor;
     size_t sharedMemPerBlockOptin, sharedMemPerMultiprocessor;

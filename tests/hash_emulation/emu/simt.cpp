@@ -29,6 +29,10 @@ struct warp_state {
     int arg[32] = {};
     int width[32] = {};
     std::uint64_t out[32] = {};
+    unsigned char blob_in[32][kCombineBytes] = {};
+    unsigned char blob_out[32][kCombineBytes] = {};
+    combine_fn combine = nullptr;
+    bool combining = false;
 };
 
 struct block_state {
@@ -137,7 +141,7 @@ std::uint64_t collective(op o, unsigned mask, std::uint64_t value, int arg, int 
     if (w.live != 32) fail("a full-mask warp collective in a warp with fewer than 32 live lanes");
     if (w.arrived == 0) {
         w.kind = o;
-    } else if (w.kind != o) {
+    } else if (w.kind != o || w.combining) {
         fail("lanes of a warp meet in different collectives");
     }
     w.in[f->lane] = value;
@@ -201,6 +205,35 @@ std::uint64_t collective(op o, unsigned mask, std::uint64_t value, int arg, int 
         switch_to_scheduler();
     }
     return w.out[f->lane];
+}
+
+void warp_combine(const void* in, std::size_t in_bytes, void* out, std::size_t out_bytes,
+                  combine_fn combine) {
+    fiber* f = running;
+    warp_state& w = warps[f->warp];
+    if (in_bytes > std::size_t(kCombineBytes) || out_bytes > std::size_t(kCombineBytes))
+        fail("warp_combine: more than kCombineBytes per lane");
+    if (w.live != 32) fail("a warp-wide instruction in a warp with fewer than 32 live lanes");
+    if (w.arrived == 0) {
+        w.combining = true;
+        w.combine = combine;
+    } else if (!w.combining || w.combine != combine) {
+        fail("lanes of a warp meet in different collectives");
+    }
+    std::memcpy(w.blob_in[f->lane], in, in_bytes);
+    if (++w.arrived == 32) {
+        combine(w.blob_in, w.blob_out);
+        w.arrived = 0;
+        w.combining = false;
+        ++w.generation;
+        for (auto& g : fibers)
+            if (g->warp == f->warp && g->st == state::waiting_warp) make_ready(g.get());
+        yield_ready();
+    } else {
+        f->st = state::waiting_warp;
+        switch_to_scheduler();
+    }
+    std::memcpy(out, w.blob_out[f->lane], out_bytes);
 }
 
 int block_barrier(int predicate) {

@@ -39,6 +39,16 @@ enum class op : int { shfl, shfl_up, shfl_xor, any, all, ballot, match_any, redu
                       reduce_min, reduce_max, syncwarp };
 std::uint64_t collective(op o, unsigned mask, std::uint64_t value, int arg, int width);
 int block_barrier(int predicate);  // returns the OR of the predicates
+
+// A warp-wide exchange of up to kCombineBytes per lane, for instructions whose result
+// depends on every lane's operands (mma.sync, ldmatrix): every lane of the warp brings
+// `in`; when the 32nd arrives, `combine` runs once with all lanes' inputs and fills all
+// lanes' outputs; each lane then gets its own `out`.
+inline constexpr int kCombineBytes = 64;
+using combine_fn = void (*)(const unsigned char (*ins)[kCombineBytes],
+                            unsigned char (*outs)[kCombineBytes]);
+void warp_combine(const void* in, std::size_t in_bytes, void* out, std::size_t out_bytes,
+                  combine_fn combine);
 void maybe_yield();                // a scheduling point (before atomics)
 
 template <class T>

@@ -1,0 +1,78 @@
+// The rows of a sparse matrix as the dense-block builder reads them: CSR rows as stored,
+// or the rows of scalars of a BSR matrix (every stored entry of a block, zeros included,
+// is an entry of its row). Entries are numbered in an "entry space": CSR's own positions
+// (row_ptr - base), or for BSR the positions the rows would have in a CSR copy of the
+// expanded matrix (row i = block row i / rbs, row i % rbs of its blocks, entries in
+// block order). position(k) gives where an entry's value lies in the caller's array.
+#pragma once
+
+#include "core/types.hpp"
+
+#include <cstdint>
+
+namespace tcs::formats {
+
+// One row: its k-th stored entry's column (0-based) and value position, k < length.
+struct csr_row {
+    const int* cols = nullptr;  // the row's column indices (with the index base)
+    int start = 0, length = 0, base = 0;
+    __host__ __device__ int column(int k) const { return cols[k] - base; }
+    __host__ __device__ int position(int k) const { return start + k; }
+};
+
+struct csr_rows {
+    int rows = 0;
+    const int* row_ptr = nullptr;
+    const int* col_idx = nullptr;
+    int base = 0;
+    __host__ __device__ csr_row row(int i) const {
+        csr_row r;
+        r.start = row_ptr[i] - base;
+        r.length = row_ptr[i + 1] - row_ptr[i];
+        r.cols = col_idx + r.start;
+        r.base = base;
+        return r;
+    }
+};
+
+struct bsr_row {
+    const int* block_cols = nullptr;  // the block row's block-column indices (with the base)
+    int first_block = 0, blocks = 0;  // the block row's blocks: first_block .. + blocks - 1
+    int in_block = 0;                 // row within the block row
+    int rbs = 1, cbs = 1, base = 0;
+    bool row_major = true;            // order of the elements inside a block
+    int start = 0, length = 0;        // in the entry space
+    __host__ __device__ int column(int k) const {
+        const int q = k / cbs;
+        return (block_cols[q] - base) * cbs + (k - q * cbs);
+    }
+    __host__ __device__ int position(int k) const {
+        const int q = k / cbs, c = k - q * cbs;
+        return (first_block + q) * rbs * cbs + (row_major ? in_block * cbs + c : c * rbs + in_block);
+    }
+};
+
+struct bsr_rows {
+    int rows = 0;  // block rows * rbs
+    const int* block_row_ptr = nullptr;
+    const int* block_col_idx = nullptr;
+    int rbs = 1, cbs = 1, base = 0;
+    bool row_major = true;
+    __host__ __device__ bsr_row row(int i) const {
+        bsr_row r;
+        const int br = i / rbs;
+        r.in_block = i - br * rbs;
+        r.first_block = block_row_ptr[br] - base;
+        r.blocks = block_row_ptr[br + 1] - block_row_ptr[br];
+        r.block_cols = block_col_idx + r.first_block;
+        r.rbs = rbs;
+        r.cbs = cbs;
+        r.base = base;
+        r.row_major = row_major;
+        r.length = r.blocks * cbs;
+        r.start = r.first_block * rbs * cbs + r.in_block * r.length;
+        return r;
+    }
+};
+
+}  // namespace tcs::formats

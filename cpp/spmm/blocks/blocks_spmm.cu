@@ -1,0 +1,265 @@
+// The block family's entry (blocks_spmm.hpp): what a call needs (shape), where it lives in
+// the caller's buffer (carve), the build of the format (analyse), and how a run becomes a
+// product launch for its precision (product.hpp, kernel.cuh).
+//
+// Buffer layout (one carving serves the size query, preprocess and run):
+//   shared region  the build's scratch (sortedness flags, row signatures and their sort,
+//                  block counts per window for both orders, the schedule's sort); during
+//                  a run, the row-wise copy of a column-wise op(B)
+//   kept           the format: order, row starts, block offsets, schedule, columns and
+//                  masks of at most group_bound blocks, value_index, the summary
+#include "spmm/blocks/blocks_spmm.hpp"
+
+#include "core/error.hpp"
+#include "core/workspace.hpp"
+#include "formats/dense_blocks.hpp"
+#include "spmm/blocks/product.hpp"
+#include "spmm/csr/csr_spmm.hpp"
+#include "spmm/csr/rowwise.hpp"
+#include "spmm/select.hpp"
+
+#include <algorithm>
+#include <climits>
+#include <cstdint>
+#include <cstdlib>
+
+namespace tcs::spmm::blocks {
+namespace {
+
+struct shape {
+    std::int64_t m = 0, k = 0, n = 0, entries = 0;
+    bool empty = false;        // m == 0 or n == 0: nothing to do
+    bool no_products = false;  // no entries or k == 0: C = beta * C
+    precision kind = precision::f16;
+    int tiles = 1, slices = 1;
+    bool copy_b = false;        // op(B) is column-wise: the run copies it row-wise
+    std::int64_t b_stride = 0;  // row stride of that copy
+};
+
+value_type a_type(const problem& p) { return p.a_is_bsr ? p.bsr.type : p.a.type; }
+
+precision precision_of(const problem& p) {
+    switch (a_type(p)) {
+    case value_type::f16: return precision::f16;
+    case value_type::bf16: return precision::bf16;
+    case value_type::f64: return precision::f64;
+    default: return p.tf32 ? precision::tf32 : precision::f32_on_f64;
+    }
+}
+
+// Columns of C per MMA tile (policies.cuh).
+int tile_width(precision k) { return k == precision::f64 || k == precision::f32_on_f64 ? 8 : 16; }
+
+shape shape_of(const problem& p) {
+    shape s;
+    if (p.a_is_bsr) {
+        s.m = p.bsr.brows * p.bsr.rbs;
+        s.k = p.bsr.bcols * p.bsr.cbs;
+        s.entries = p.bsr.bnnz * p.bsr.rbs * p.bsr.cbs;
+    } else {
+        s.m = p.a.rows;
+        s.k = p.a.cols;
+        s.entries = p.a.nnz;
+    }
+    s.n = p.c.cols;
+    s.empty = s.m == 0 || s.n == 0;
+    s.no_products = s.entries == 0 || s.k == 0;
+    if (s.empty || s.no_products) return s;
+    if (s.m >= INT_MAX || s.k >= INT_MAX || s.entries >= INT_MAX)
+        fail(errc::insufficient_resources, "SpMM blocks: A exceeds 32-bit positions");
+    s.kind = precision_of(p);
+    const int width = tile_width(s.kind);
+    while (s.tiles < 8 && std::int64_t(s.tiles) * width < s.n) s.tiles *= 2;
+    const std::int64_t slice = std::int64_t(s.tiles) * width;
+    const std::int64_t slices = (s.n + slice - 1) / slice;
+    const std::int64_t windows = (s.m + formats::kWindowRows - 1) / formats::kWindowRows;
+    if (slices * windows >= INT_MAX) fail(errc::insufficient_resources, "SpMM blocks: grid too large");
+    s.slices = int(slices);
+    s.copy_b = p.b.row_major == p.trans_b;
+    if (s.copy_b) s.b_stride = csr::rowwise_stride(s.n, size_of(p.b.type));
+    return s;
+}
+
+struct carved {
+    formats::dense_blocks blocks;
+    void* b_copy = nullptr;  // the shared region, during a run
+    std::size_t bytes = 0;
+};
+
+// What the format must hold. For the block algorithm (TCS_SPMM_BSR_TC, BSR A) any
+// matrix: group_bound blocks and value_index. For DEFAULT, which keeps the blocks only
+// where a row of op(B) serves at least kBlocksMinReuse nonzeros (select.hpp), only the
+// blocks such a matrix can have (at most E / kBlocksMinReuse distinct columns over the
+// windows), and no value_index (rows with unsorted columns go to the CSR family): the
+// buffer DEFAULT asks for stays near A's own size. A matrix beyond that capacity is
+// counted, not built, and computed by the CSR family.
+formats::block_capacity capacity_of(const problem& p, const shape& s) {
+    const std::int64_t windows = (s.m + formats::kWindowRows - 1) / formats::kWindowRows;
+    formats::block_capacity cap;
+    cap.blocks = formats::group_bound(s.entries, windows);
+    if (p.alg == algorithm::families) {
+        const auto distinct = std::int64_t(double(s.entries) / kBlocksMinReuse);
+        cap.blocks = std::min(cap.blocks, formats::group_bound(distinct, windows));
+        cap.value_index = false;
+    }
+    return cap;
+}
+
+carved carve(const problem& p, const shape& s, void* buffer) {
+    carved out;
+    if (s.empty || s.no_products) return out;
+    const formats::block_capacity cap = capacity_of(p, s);
+    carver kept_size, scratch_size;
+    formats::carve_dense_blocks(s.m, s.entries, cap, kept_size, scratch_size);
+    const std::size_t copy_bytes =
+        s.copy_b ? std::size_t(s.k) * std::size_t(s.b_stride) * size_of(p.b.type) : 0;
+    carver kept(buffer);
+    char* shared = kept.take<char>(std::max(scratch_size.bytes(), copy_bytes));
+    carver scratch(shared);
+    out.blocks = formats::carve_dense_blocks(s.m, s.entries, cap, kept, scratch);
+    out.b_copy = shared;
+    out.bytes = kept.bytes();
+    return out;
+}
+
+// TCS_SPMM_REORDER=0 keeps A's row order, =1 always takes the signature order; unset
+// (or anything else), the build picks the order with fewer blocks. A diagnostic knob:
+// the order changes only the rounding of C.
+formats::reorder_mode reorder_from_environment() {
+    const char* v = std::getenv("TCS_SPMM_REORDER");
+    if (v != nullptr && v[0] == '0' && v[1] == '\0') return formats::reorder_mode::never;
+    if (v != nullptr && v[0] == '1' && v[1] == '\0') return formats::reorder_mode::always;
+    return formats::reorder_mode::automatic;
+}
+
+void analyse(const problem& p, const shape& s, const carved& b) {
+    const formats::reorder_mode mode = reorder_from_environment();
+    if (p.a_is_bsr) {
+        formats::bsr_rows rows;
+        rows.rows = int(s.m);
+        rows.block_row_ptr = p.bsr.row_ptr;
+        rows.block_col_idx = p.bsr.col_idx;
+        rows.rbs = int(p.bsr.rbs);
+        rows.cbs = int(p.bsr.cbs);
+        rows.base = p.bsr.base;
+        rows.row_major = p.bsr.row_major_blocks;
+        formats::build_dense_blocks(rows, b.blocks, mode, p.stream);
+    } else {
+        formats::csr_rows rows;
+        rows.rows = int(s.m);
+        rows.row_ptr = p.a.row_ptr;
+        rows.col_idx = p.a.col_idx;
+        rows.base = p.a.base;
+        formats::build_dense_blocks(rows, b.blocks, mode, p.stream);
+    }
+}
+
+// The build's summary, read back with one wait (not while the stream is being captured).
+block_counts read_counts(const problem& p, const shape& s, const carved& b) {
+    block_counts c;
+    cudaStreamCaptureStatus capture = cudaStreamCaptureStatusNone;
+    check_cuda(cudaStreamIsCapturing(p.stream, &capture), "SpMM blocks: capture status");
+    if (capture != cudaStreamCaptureStatusNone) return c;
+    formats::block_summary h{};
+    check_cuda(cudaMemcpyAsync(&h, b.blocks.summary, sizeof h, cudaMemcpyDeviceToHost, p.stream),
+               "SpMM blocks: counts");
+    check_cuda(cudaStreamSynchronize(p.stream), "SpMM blocks: counts");
+    const int used = h.chosen != 0 ? 1 : 0;
+    c.windows = b.blocks.windows;
+    c.blocks_natural = std::int64_t(h.groups[0]);
+    c.blocks_reordered = std::int64_t(h.groups[1]);
+    c.blocks = std::int64_t(h.groups[used]);
+    c.distinct = std::int64_t(h.distinct[used]);
+    c.entries = s.entries;
+    c.max_blocks = h.max_groups;
+    c.unsorted_rows = std::int64_t(h.unsorted_rows);
+    c.duplicates = std::int64_t(h.duplicates);
+    c.reordered = used == 1;
+    c.built = h.overflow == 0;
+    return c;
+}
+
+// C = beta * C: the CSR family's scaling, given an A without entries.
+void scale_c(const problem& p, const shape& s) {
+    problem q = p;
+    q.a_is_bsr = false;
+    q.a = csr_view{};
+    q.a.rows = s.m;
+    q.a.cols = s.k;
+    q.a.type = a_type(p);
+    q.trans_a = false;
+    q.alg = algorithm::row_split;
+    csr::run(q, nullptr, false, analysis{});
+}
+
+bool aligned16(const void* ptr) { return reinterpret_cast<std::uintptr_t>(ptr) % 16 == 0; }
+
+void multiply(const product& x) {
+    switch (x.kind) {
+    case precision::f16: return multiply_f16(x);
+    case precision::bf16: return multiply_bf16(x);
+    case precision::f64: return multiply_f64(x);
+    default: return multiply_f32(x);
+    }
+}
+
+}  // namespace
+
+void check_supported(const problem& p) {
+    if (p.device != nullptr && p.device->cc_major < 8)
+        fail(errc::arch_mismatch, "SpMM blocks: needs compute capability 8.0 or newer");
+    (void)shape_of(p);
+}
+
+std::size_t buffer_size(const problem& p) { return carve(p, shape_of(p), nullptr).bytes; }
+
+analysis preprocess(const problem& p, void* buffer) {
+    analysis out;
+    out.blocks = true;
+    const shape s = shape_of(p);
+    if (s.empty || s.no_products) return out;
+    const carved b = carve(p, s, buffer);
+    analyse(p, s, b);
+    out.counts = read_counts(p, s, b);
+    return out;
+}
+
+void run(const problem& p, void* buffer, bool preprocessed) {
+    const shape s = shape_of(p);
+    if (s.empty) return;
+    if (s.no_products || p.alpha.is_host_zero()) return scale_c(p, s);
+    const carved b = carve(p, s, buffer);
+    if (!preprocessed) analyse(p, s, b);
+
+    product x;
+    x.kind = s.kind;
+    x.rows = int(s.m);
+    x.windows = int(b.blocks.windows);
+    x.tiles = s.tiles;
+    x.slices = s.slices;
+    x.n = s.n;
+    x.blocks = b.blocks;
+    x.values = p.a_is_bsr ? p.bsr.values : p.a.values;
+    const std::size_t element_bytes = size_of(p.b.type);
+    if (s.copy_b) {
+        // op(B) is column-wise: element (kk, j) at b[kk + j * ld].
+        csr::copy_rowwise(p.b.values, p.b.ld, s.k, s.n, element_bytes, b.b_copy, s.b_stride, p.stream);
+        x.b = b.b_copy;
+        x.ldb = s.b_stride;
+        x.b_vector = true;
+    } else {
+        x.b = p.b.values;
+        x.ldb = p.b.ld;
+        x.b_vector = aligned16(x.b) && (std::uint64_t(x.ldb) * element_bytes) % 16 == 0;
+    }
+    x.c = p.c.values;
+    x.c_row_stride = p.c.row_major ? p.c.ld : 1;
+    x.c_col_stride = p.c.row_major ? 1 : p.c.ld;
+    x.c_type = p.c.type;
+    x.alpha = p.alpha;
+    x.beta = p.beta;
+    x.stream = p.stream;
+    multiply(x);
+}
+
+}  // namespace tcs::spmm::blocks
