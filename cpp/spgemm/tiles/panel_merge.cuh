@@ -1,0 +1,189 @@
+// The warp's merge over one panel of C (launch.hpp): cursors along the tile rows of B
+// that the panel's A tiles reach, advanced in increasing tile column J. The structure
+// pass and the multiplication share it, so both see the same J, the same pairs in the
+// same order, and the same tiles of C.
+#pragma once
+
+#include "formats/bitmap_tiles.hpp"
+#include "spgemm/tiles/launch.hpp"
+
+#include <cstdint>
+
+namespace tcs::spgemm::tiles {
+
+using formats::kNoTile;
+using formats::kTileDim;
+
+constexpr unsigned kFull = 0xffffffffu;
+
+__device__ __forceinline__ int lane() { return int(threadIdx.x) & 31; }
+
+// OR over the warp.
+__device__ __forceinline__ std::uint64_t warp_or(std::uint64_t v) {
+    const unsigned lo = __reduce_or_sync(kFull, unsigned(v));
+    const unsigned hi = __reduce_or_sync(kFull, unsigned(v >> 32));
+    return std::uint64_t(lo) | (std::uint64_t(hi) << 32);
+}
+
+__device__ __forceinline__ bitmap_tile no_tile() { return bitmap_tile{0, kNoTile, 0}; }
+
+// The first of B's tiles [lo, hi) whose column is >= col.
+__device__ __forceinline__ int lower_bound(const bitmap_tile* tiles, int lo, int hi, int col) {
+    while (lo < hi) {
+        const int mid = lo + (hi - lo) / 2;
+        if (tiles[mid].col < col)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo;
+}
+
+// One A tile of the panel and the lane's cursor along B's tile row a.col.
+struct cursor {
+    bitmap_tile a;  // no_tile() when the lane owns no tile here
+    bitmap_tile b;  // B's tile at the cursor; col kNoTile once past the row
+    int pos, end;
+
+    __device__ void open(const operands& x, int t, int a_end, int from_col) {
+        if (t < a_end) {
+            a = x.a.tiles[t];
+            pos = x.b.ptr[a.col];
+            end = x.b.ptr[a.col + 1];
+            if (from_col > 0) pos = lower_bound(x.b.tiles, pos, end, from_col);
+        } else {
+            a = no_tile();
+            pos = end = 0;
+        }
+        b = pos < end ? x.b.tiles[pos] : no_tile();
+    }
+    __device__ void advance(const operands& x) {
+        ++pos;
+        b = pos < end ? x.b.tiles[pos] : no_tile();
+    }
+    // B's tiles this cursor has left (its share of the panel's pairs).
+    __device__ int remaining() const { return end - pos; }
+};
+
+// Cursors held in registers: N per lane, for panels of at most 32 * N A tiles.
+template <int N>
+struct register_cursors {
+    cursor k[N];
+
+    __device__ void open(const operands& x, int a_begin, int a_end, int from_col) {
+#pragma unroll
+        for (int c = 0; c < N; ++c) k[c].open(x, a_begin + lane() + 32 * c, a_end, from_col);
+    }
+    __device__ int lane_min() const {
+        int m = kNoTile;
+#pragma unroll
+        for (int c = 0; c < N; ++c) m = k[c].b.col < m ? k[c].b.col : m;
+        return m;
+    }
+    __device__ int remaining() const {
+        int r = 0;
+#pragma unroll
+        for (int c = 0; c < N; ++c) r += k[c].remaining();
+        return r;
+    }
+    // f(cursor&) for each chunk of 32 A tiles, in increasing tile; every lane calls f.
+    template <class F>
+    __device__ void for_each(F f) {
+#pragma unroll
+        for (int c = 0; c < N; ++c) f(k[c]);
+    }
+};
+
+// Cursors of a panel of any size: positions in memory (one int per A tile, this warp's
+// alone), the rest reloaded at every step. Slow, and only for panels that touch more
+// than kRegisterTiles tile columns of A.
+struct memory_cursors {
+    const operands* x;
+    int a_begin, a_end, chunks;
+
+    __device__ cursor load(int t) const {
+        cursor k;
+        if (t < a_end) {
+            k.a = x->a.tiles[t];
+            k.pos = x->cursors[t];
+            k.end = x->b.ptr[k.a.col + 1];
+        } else {
+            k.a = no_tile();
+            k.pos = k.end = 0;
+        }
+        k.b = k.pos < k.end ? x->b.tiles[k.pos] : no_tile();
+        return k;
+    }
+    __device__ void open(const operands& ops, int begin, int end) {
+        x = &ops;
+        a_begin = begin;
+        a_end = end;
+        chunks = (end - begin + 31) / 32;
+        for (int t = a_begin + lane(); t < a_end; t += 32) x->cursors[t] = x->b.ptr[x->a.tiles[t].col];
+    }
+    __device__ int lane_min() const {
+        int m = kNoTile;
+        for (int c = 0; c < chunks; ++c) {
+            const int col = load(a_begin + lane() + 32 * c).b.col;
+            m = col < m ? col : m;
+        }
+        return m;
+    }
+    __device__ int remaining() const {
+        int r = 0;
+        for (int c = 0; c < chunks; ++c) r += load(a_begin + lane() + 32 * c).remaining();
+        return r;
+    }
+    template <class F>
+    __device__ void for_each(F f) {
+        for (int c = 0; c < chunks; ++c) {
+            const int t = a_begin + lane() + 32 * c;
+            cursor k = load(t);
+            f(k);
+            if (t < a_end) x->cursors[t] = k.pos;
+        }
+    }
+};
+
+// The merge: for every tile column J in [.., col_end) that some cursor reaches, in
+// increasing order: visit.begin(J), then visit.pair(hit, cursor) for each chunk of
+// cursors (hit: this lane's cursor is at J; the cursor then moves on), then
+// visit.end(J). All warp-uniform.
+template <class Cursors, class Visit>
+__device__ void merge(const operands& x, Cursors& cs, int col_end, Visit& visit) {
+    for (;;) {
+        const int col = __reduce_min_sync(kFull, cs.lane_min());
+        if (col >= col_end) break;
+        visit.begin(col);
+        cs.for_each([&](cursor& k) {
+            const bool hit = k.b.col == col;
+            visit.pair(hit, k);
+            if (hit) k.advance(x);
+        });
+        visit.end(col);
+    }
+}
+
+// The C layout every engine delivers: lane holds C(row_of(lane), col_of(lane, i)) for
+// i = 0, 1 (the accumulator layout of mma m8n8k4 and of rows 0..7 of m16n8k*).
+__device__ __forceinline__ int c_row_of(int l) { return l >> 2; }
+__device__ __forceinline__ int c_col_of(int l, int i) { return 2 * (l & 3) + i; }
+
+// The segment [first, last) of C's tile columns that warp (panel, s) handles, and the
+// entries its rows hold before it (rows[r]).
+struct segment {
+    int first = 0, last = kNoTile;
+    int rows_before = 0;  // of this lane's row c_row_of(lane)
+
+    __device__ void locate(const operands& x, int panel, int s) {
+        const int k = x.segments - 1;
+        if (s > 0) {
+            const checkpoint& c = x.checkpoints[std::int64_t(panel) * k + s - 1];
+            first = c.col;
+            rows_before = c.rows[c_row_of(lane())];
+        }
+        if (s < k) last = x.checkpoints[std::int64_t(panel) * k + s].col;
+    }
+};
+
+}  // namespace tcs::spgemm::tiles

@@ -1,0 +1,27 @@
+# tiles_emulation (host): the tile SpGEMM plan, its kernels and the CSR -> bitmap tile
+# conversion, unchanged, compiled as C++ against the CPU emulation of CUDA in
+# tests/hash_emulation/emu (fibers per thread, warp collectives as rendezvous, mma.sync
+# computed from the PTX fragment definitions) and checked against the CPU reference.
+# It needs no GPU; the GPU test gpu_spgemm_tiles covers what it cannot see.
+if(CMAKE_SYSTEM_NAME STREQUAL "Linux")
+  set(TCS_TILES_EMU_KERNELS
+      ${PROJECT_SOURCE_DIR}/cpp/formats/bitmap_tiles.cu
+      ${PROJECT_SOURCE_DIR}/cpp/spgemm/tiles/structure.cu
+      ${PROJECT_SOURCE_DIR}/cpp/spgemm/tiles/multiply_f64.cu
+      ${PROJECT_SOURCE_DIR}/cpp/spgemm/tiles/multiply_f32.cu
+      ${PROJECT_SOURCE_DIR}/cpp/spgemm/tiles/multiply_16bit.cu
+      ${PROJECT_SOURCE_DIR}/cpp/spgemm/tiles/tile_plan.cu
+      ${PROJECT_SOURCE_DIR}/cpp/spgemm/hash/products.cu)
+  set_source_files_properties(${TCS_TILES_EMU_KERNELS} PROPERTIES LANGUAGE CXX)
+  add_executable(tiles_emulation
+    ${CMAKE_CURRENT_SOURCE_DIR}/tiles_emulation/tiles_emulation.cpp
+    ${CMAKE_CURRENT_SOURCE_DIR}/hash_emulation/emu/simt.cpp
+    ${CMAKE_CURRENT_SOURCE_DIR}/hash_emulation/emu/runtime.cpp
+    ${TCS_TILES_EMU_KERNELS})
+  target_include_directories(tiles_emulation BEFORE PRIVATE ${CMAKE_CURRENT_SOURCE_DIR}/hash_emulation/emu)
+  target_include_directories(tiles_emulation PRIVATE ${PROJECT_SOURCE_DIR}/cpp ${PROJECT_SOURCE_DIR}/include)
+  target_link_libraries(tiles_emulation PRIVATE tcs_test_support)
+  target_compile_options(tiles_emulation PRIVATE -Wno-unknown-pragmas -Wno-unused-but-set-variable)
+  add_test(NAME tiles_emulation COMMAND tiles_emulation)
+  set_tests_properties(tiles_emulation PROPERTIES LABELS host TIMEOUT 900)
+endif()
