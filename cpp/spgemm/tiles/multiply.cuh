@@ -78,7 +78,7 @@ struct multiplying {
     }
 };
 
-template <class T, class S, class Engine>
+template <class T, class S, class Engine, int Kind>
 __global__ void __launch_bounds__(kMultiplyThreads)
     multiply_kernel(operands x, const T* av, const T* bv, const int* row_off, c_arrays<T> c,
                     scalar<S> alpha, scalar<S> beta) {
@@ -87,16 +87,17 @@ __global__ void __launch_bounds__(kMultiplyThreads)
     if (panel >= x.a.panels) return;
     const int l = lane();
     const std::int64_t row = std::int64_t(panel) * kTileDim + c_row_of(l);
-    if (s == 0) {  // C's row offsets, once per panel
+    const int a_begin = x.a.ptr[panel], a_end = x.a.ptr[panel + 1];
+    const int kind = cursor_kind(a_end - a_begin);
+    if (s == 0 && Kind == 1) {  // C's row offsets, once per panel (by the first kernel)
         const std::int64_t r = std::int64_t(panel) * kTileDim + l;
         if (l < kTileDim && r < x.a.rows) c.rp[r] = row_off[r] + c.base;
         if (l == kTileDim && panel == x.a.panels - 1) c.rp[x.a.rows] = row_off[x.a.rows] + c.base;
     }
-    const int a_begin = x.a.ptr[panel], a_end = x.a.ptr[panel + 1];
-    const int tiles = a_end - a_begin;
+    if (kind != Kind) return;  // another kernel's panel
     segment seg;
-    if (tiles > kRegisterTiles) {
-        if (s != 0) return;  // such a panel is one segment
+    if (Kind == 0) {
+        if (s != 0) return;  // a panel with cursors in memory is one segment
     } else {
         seg.locate(x, panel, s);
     }
@@ -105,19 +106,7 @@ __global__ void __launch_bounds__(kMultiplyThreads)
     using Acc = typename Engine::accumulator;
     multiplying<T, S, Engine> v{Engine(av, bv), c, Acc(alpha.get()), Acc(beta.get()),
                                 row < x.a.rows ? row_off[row] + seg.rows_before : 0};
-    if (tiles <= 32) {
-        register_cursors<1> cs;
-        cs.open(x, a_begin, a_end, seg.first);
-        merge(x, cs, seg.last, v);
-    } else if (tiles <= kRegisterTiles) {
-        register_cursors<2> cs;
-        cs.open(x, a_begin, a_end, seg.first);
-        merge(x, cs, seg.last, v);
-    } else {
-        memory_cursors cs;
-        cs.open(x, a_begin, a_end);
-        merge(x, cs, seg.last, v);
-    }
+    with_cursors<Kind>(x, a_begin, a_end, seg.first, [&](auto& cs) { merge(x, cs, seg.last, v); });
 }
 
 // Runs the kernel with engine E on data T and scalars S.
@@ -127,10 +116,12 @@ void launch_multiply(const multiply_job& job, cudaStream_t stream) {
     const long long warps = static_cast<long long>(x.a.panels) * x.segments;
     if (warps == 0) return;
     const c_arrays<T> c{job.c.row_ptr, job.c.col_idx, static_cast<T*>(job.c.values), job.c.base};
-    launch("tile SpGEMM: multiply", multiply_kernel<T, S, Engine>,
-           int((warps + kMultiplyWarps - 1) / kMultiplyWarps), kMultiplyThreads, 0, stream, x,
-           static_cast<const T*>(job.a_values), static_cast<const T*>(job.b_values), job.row_off, c,
-           job.alpha.as<S>(), job.beta.as<S>());
+    for_each_cursor_kind(formats::tile_cols_of(x.a.cols), [&](auto kind) {
+        launch("tile SpGEMM: multiply", multiply_kernel<T, S, Engine, decltype(kind)::value>,
+               int((warps + kMultiplyWarps - 1) / kMultiplyWarps), kMultiplyThreads, 0, stream, x,
+               static_cast<const T*>(job.a_values), static_cast<const T*>(job.b_values), job.row_off,
+               c, job.alpha.as<S>(), job.beta.as<S>());
+    });
 }
 
 }  // namespace tcs::spgemm::tiles

@@ -8,6 +8,7 @@
 #include "spgemm/tiles/launch.hpp"
 
 #include <cstdint>
+#include <type_traits>
 
 namespace tcs::spgemm::tiles {
 
@@ -144,6 +145,37 @@ struct memory_cursors {
         }
     }
 };
+
+// How a panel's warp keeps its cursors, by the panel's A tiles: 1 or 2 per lane in
+// registers, or 0: in memory. Each kind has its own kernel (so the common one is not
+// sized by the registers of the rarer ones); a warp whose panel is of another kind
+// returns at once.
+__host__ __device__ constexpr int cursor_kind(int a_tiles) {
+    return a_tiles <= 32 ? 1 : a_tiles <= kRegisterTiles ? 2 : 0;
+}
+// The kinds a matrix with `tile_cols` tile columns can need (its panels can hold no more
+// A tiles): f(kind) for each.
+template <class F>
+void for_each_cursor_kind(std::int64_t tile_cols, F f) {
+    f(std::integral_constant<int, 1>());
+    if (tile_cols > 32) f(std::integral_constant<int, 2>());
+    if (tile_cols > kRegisterTiles) f(std::integral_constant<int, 0>());
+}
+
+// The cursors of kind Kind over A tiles [a_begin, a_end), opened at tile column
+// from_col (memory cursors: only from 0), handed to f.
+template <int Kind, class F>
+__device__ __forceinline__ void with_cursors(const operands& x, int a_begin, int a_end, int from_col, F f) {
+    if constexpr (Kind == 0) {
+        memory_cursors cs;
+        cs.open(x, a_begin, a_end);
+        f(cs);
+    } else {
+        register_cursors<Kind> cs;
+        cs.open(x, a_begin, a_end, from_col);
+        f(cs);
+    }
+}
 
 // The merge: for every tile column J in [.., col_end) that some cursor reaches, in
 // increasing order: visit.begin(J), then visit.pair(hit, cursor) for each chunk of

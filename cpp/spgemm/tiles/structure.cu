@@ -92,24 +92,16 @@ __device__ void count_panel(const operands& x, int panel, int a_begin, int a_end
     }
 }
 
+template <int Kind>
 __global__ void __launch_bounds__(kThreads) structure_kernel(operands x, int* row_nnz, stats* st) {
     const int panel = int(blockIdx.x) * kWarps + int(threadIdx.x) / 32;
     if (panel >= x.a.panels) return;
     const int a_begin = x.a.ptr[panel], a_end = x.a.ptr[panel + 1];
-    const int tiles = a_end - a_begin;
-    if (tiles <= 32) {
-        register_cursors<1> cs;
-        cs.open(x, a_begin, a_end, 0);
-        count_panel(x, panel, a_begin, a_end, cs, true, row_nnz, st);
-    } else if (tiles <= kRegisterTiles) {
-        register_cursors<2> cs;
-        cs.open(x, a_begin, a_end, 0);
-        count_panel(x, panel, a_begin, a_end, cs, true, row_nnz, st);
-    } else {
-        memory_cursors cs;
-        cs.open(x, a_begin, a_end);
-        count_panel(x, panel, a_begin, a_end, cs, false, row_nnz, st);
-    }
+    if (cursor_kind(a_end - a_begin) != Kind) return;  // another kernel's panel
+    with_cursors<Kind>(x, a_begin, a_end, 0, [&](auto& cs) {
+        // A panel with cursors in memory is one segment.
+        count_panel(x, panel, a_begin, a_end, cs, Kind != 0, row_nnz, st);
+    });
 }
 
 }  // namespace
@@ -124,8 +116,10 @@ int segments_for(int panels, const device_info& d) {
 
 void structure(const operands& x, int* row_nnz, stats* st, cudaStream_t stream) {
     if (x.a.panels == 0) return;
-    launch("tile SpGEMM: structure", structure_kernel, (x.a.panels + kWarps - 1) / kWarps, kThreads, 0,
-           stream, x, row_nnz, st);
+    for_each_cursor_kind(formats::tile_cols_of(x.a.cols), [&](auto kind) {
+        launch("tile SpGEMM: structure", structure_kernel<decltype(kind)::value>,
+               (x.a.panels + kWarps - 1) / kWarps, kThreads, 0, stream, x, row_nnz, st);
+    });
 }
 
 }  // namespace tcs::spgemm::tiles
