@@ -492,41 +492,15 @@ static tcst_csr uniform(int64_t rows, int64_t cols, int per_row, uint64_t s) {
     return m;
 }
 
-/* Rows of len entries every `step` columns from a random start: with step 8 each entry
- * is alone in its tile, and a row reaches len tile columns. */
 static tcst_csr spread(int64_t rows, int64_t cols, int len, int step, uint64_t s) {
     tcst_csr m;
-    assert_int_equal(tcst_csr_alloc(&m, rows, cols, rows * len), 0);
-    tcst_rng r;
-    tcst_rng_seed(&r, s);
-    int64_t pos = 0;
-    for (int64_t i = 0; i < rows; ++i) {
-        m.row_ptr[i] = (int)pos;
-        const int start = (int)tcst_rng_below(&r, (uint64_t)step);
-        for (int t = 0; t < len && start + (int64_t)t * step < cols; ++t, ++pos) {
-            m.col_idx[pos] = start + t * step;
-            m.val[pos] = tcst_rng_symmetric(&r);
-        }
-    }
-    m.row_ptr[rows] = (int)pos;
-    m.nnz = pos;
+    assert_int_equal(tcst_gen_spread(rows, cols, len, step, s, &m), 0);
     return m;
 }
 
 static tcst_csr with_empty_rows(const tcst_csr* m, int every) {
     tcst_csr out;
-    assert_int_equal(tcst_csr_alloc(&out, m->rows, m->cols, m->nnz), 0);
-    int64_t pos = 0;
-    for (int64_t i = 0; i < m->rows; ++i) {
-        out.row_ptr[i] = (int)pos;
-        if (i % every == 0) continue;
-        for (int e = m->row_ptr[i]; e < m->row_ptr[i + 1]; ++e, ++pos) {
-            out.col_idx[pos] = m->col_idx[e];
-            out.val[pos] = m->val[e];
-        }
-    }
-    out.row_ptr[m->rows] = (int)pos;
-    out.nnz = pos;
+    assert_int_equal(tcst_csr_without_rows(m, every, &out), 0);
     return out;
 }
 
@@ -610,25 +584,7 @@ static void test_exact_cancellation(void** state) {
     const int64_t m = 50;
     tcst_csr half = uniform(m, 300, 20, seed);
     tcst_csr a, b;
-    assert_int_equal(tcst_csr_alloc(&a, m, 2 * m, 2 * m), 0);
-    assert_int_equal(tcst_csr_alloc(&b, 2 * m, half.cols, 2 * half.nnz), 0);
-    for (int64_t i = 0; i < m; ++i) {
-        a.row_ptr[i] = (int)(2 * i);
-        a.col_idx[2 * i] = (int)(2 * i);
-        a.col_idx[2 * i + 1] = (int)(2 * i + 1);
-        a.val[2 * i] = a.val[2 * i + 1] = 1.5;
-    }
-    a.row_ptr[m] = (int)(2 * m);
-    int64_t pos = 0;
-    for (int64_t i = 0; i < m; ++i)
-        for (int sign = 1; sign >= -1; sign -= 2) {
-            b.row_ptr[2 * i + (sign < 0)] = (int)pos;
-            for (int e = half.row_ptr[i]; e < half.row_ptr[i + 1]; ++e, ++pos) {
-                b.col_idx[pos] = half.col_idx[e];
-                b.val[pos] = sign * half.val[e];
-            }
-        }
-    b.row_ptr[2 * m] = (int)pos;
+    assert_int_equal(tcst_gen_cancelling(&half, &a, &b), 0);
     const tcsSpGEMMAlg_t algs[] = {TCS_SPGEMM_ALG_TILE_TC, TCS_SPGEMM_ALG_TILE};
     for (int i = 0; i < 2; ++i)
         for (int t = 0; t < 4; ++t) {
@@ -645,7 +601,7 @@ static void test_exact_cancellation(void** state) {
 }
 
 /* The tile geometry: ragged edges, dense and single-element tiles, empty rows of B met
- * inside a tile, panels with one, two or memory cursors per lane. */
+ * inside a tile, panels with one or two cursors per lane or searched ones. */
 static void test_tile_shapes(void** state) {
     (void)state;
     tcst_csr d8, d5;

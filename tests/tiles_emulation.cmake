@@ -25,3 +25,34 @@ if(CMAKE_SYSTEM_NAME STREQUAL "Linux")
   add_test(NAME tiles_emulation COMMAND tiles_emulation)
   set_tests_properties(tiles_emulation PROPERTIES LABELS host TIMEOUT 900)
 endif()
+
+# gpu_spgemm_tiles_emulated: the GPU test gpu_spgemm_tiles.c itself, through the public
+# API, against the library's SpGEMM (the C layer, the default's choice, the hash and
+# tile plans and kernels) compiled for the same CPU emulation. Slow (every warp
+# collective is a rendezvous of 32 fibers), so it is labelled `emulation`, not `host`.
+if(CMAKE_SYSTEM_NAME STREQUAL "Linux")
+  file(GLOB TCS_EMU_LIB_SOURCES ${PROJECT_SOURCE_DIR}/lib/*.cpp)
+  list(FILTER TCS_EMU_LIB_SOURCES EXCLUDE REGEX "/spmm\\.cpp$")
+  file(GLOB TCS_EMU_HASH_SOURCES ${PROJECT_SOURCE_DIR}/cpp/spgemm/hash/*.cu)
+  set_source_files_properties(${TCS_EMU_HASH_SOURCES} PROPERTIES LANGUAGE CXX)
+  add_executable(gpu_spgemm_tiles_emulated
+    ${CMAKE_CURRENT_SOURCE_DIR}/gpu_spgemm_tiles.c
+    ${CMAKE_CURRENT_SOURCE_DIR}/hash_emulation/emu/simt.cpp
+    ${CMAKE_CURRENT_SOURCE_DIR}/hash_emulation/emu/runtime.cpp
+    ${TCS_EMU_LIB_SOURCES}
+    ${PROJECT_SOURCE_DIR}/cpp/core/device.cpp
+    ${PROJECT_SOURCE_DIR}/cpp/spgemm/select.cpp
+    ${PROJECT_SOURCE_DIR}/cpp/spgemm/hash/bins.cpp
+    ${TCS_EMU_HASH_SOURCES}
+    ${TCS_TILES_EMU_KERNELS})
+  list(REMOVE_DUPLICATES TCS_EMU_HASH_SOURCES)
+  target_include_directories(gpu_spgemm_tiles_emulated BEFORE PRIVATE ${CMAKE_CURRENT_SOURCE_DIR}/hash_emulation/emu)
+  target_include_directories(gpu_spgemm_tiles_emulated PRIVATE ${PROJECT_SOURCE_DIR}/cpp
+                             ${PROJECT_SOURCE_DIR}/include ${PROJECT_SOURCE_DIR}/lib)
+  target_compile_definitions(gpu_spgemm_tiles_emulated PRIVATE TCS_BUILDING_LIBRARY)
+  target_link_libraries(gpu_spgemm_tiles_emulated PRIVATE tcs_test_support ${CMOCKA_LIBRARIES})
+  target_compile_options(gpu_spgemm_tiles_emulated PRIVATE -Wno-unknown-pragmas -Wno-unused-but-set-variable)
+  add_test(NAME gpu_spgemm_tiles_emulated COMMAND gpu_spgemm_tiles_emulated)
+  set_tests_properties(gpu_spgemm_tiles_emulated PROPERTIES LABELS emulation TIMEOUT 7200
+                       ENVIRONMENT "TCS_TEST_QUICK=1")
+endif()

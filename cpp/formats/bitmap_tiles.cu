@@ -155,6 +155,13 @@ __global__ void __launch_bounds__(kThreads)
         offset += __popcll(bits);
         ++t;
     });
+    // Duplicate entries (not allowed, as in cuSPARSE) share a bit and leave packed
+    // positions at the panel's end that no tile reads: they still get a valid source.
+    if (panel < m.panels) {
+        const long long last = (panel + 1) * kTileDim < m.rows ? (panel + 1) * kTileDim : m.rows;
+        const int end = m.rp[last] - m.base, first = m.rp[panel * kTileDim] - m.base;
+        for (int i = offset + r; i < end; i += kTileDim) source[i] = first;
+    }
 }
 
 // Group g of the grid samples panel g * stride.

@@ -14,7 +14,8 @@
 // warp: the rows' tile columns are merged (sorted rows advance a cursor; a row whose
 // columns are unsorted is rescanned for each tile column, which is correct for any order
 // and slow only for long unsorted rows). Duplicate entries in a row are not allowed
-// (as in cuSPARSE).
+// (as in cuSPARSE): they share one bit, so one of their values is used, and nothing is
+// read or written out of bounds.
 #pragma once
 
 #include "core/types.hpp"

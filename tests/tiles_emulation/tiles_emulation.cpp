@@ -3,9 +3,9 @@
 // tensor cores (DMMA for fp64 and fp32 data, TF32 and fp16 under their math modes,
 // HMMA for fp16 and bf16 data) and CUDA cores, on matrices with dimensions that are not
 // multiples of 8, fully dense and single-element tiles, unsorted columns, empty rows,
-// panels whose A tiles need one, two or memory cursors, panels split into segments,
-// mixed index bases, beta != 0, scalars "on the device", and exact cancellation (kept as
-// zeros). Checked against the CPU reference of tests/support (exact pattern, per-entry
+// panels whose A tiles need one or two cursors per lane or searched ones, panels split
+// into segments, mixed index bases, beta != 0, scalars "on the device", and exact
+// cancellation (kept as zeros). Checked against the CPU reference of tests/support (exact pattern, per-entry
 // error bounded by the magnitude of the products), and every product is computed twice
 // with different thread interleavings, which must give bitwise the same C.
 #include "core/device.hpp"
@@ -264,45 +264,15 @@ tcst_csr uniform(std::int64_t rows, std::int64_t cols, int per_row, std::uint64_
     return m;
 }
 
-// Rows whose columns are spread every `step` columns from a per-row start: with step 8
-// every entry is alone in its tile (single-element tiles), and a row of `len` entries
-// reaches `len` tile columns.
 tcst_csr spread(std::int64_t rows, std::int64_t cols, int len, int step, std::uint64_t s) {
-    tcst_rng r;
-    tcst_rng_seed(&r, s);
-    std::vector<int> rp(1, 0), ci;
-    std::vector<double> val;
-    for (std::int64_t i = 0; i < rows; ++i) {
-        const int start = int(tcst_rng_below(&r, std::uint64_t(step)));
-        for (int t = 0; t < len && start + std::int64_t(t) * step < cols; ++t) {
-            ci.push_back(start + t * step);
-            val.push_back(tcst_rng_symmetric(&r));
-        }
-        rp.push_back(int(ci.size()));
-    }
     tcst_csr m;
-    if (tcst_csr_alloc(&m, rows, cols, std::int64_t(ci.size())) != 0) std::abort();
-    std::copy(rp.begin(), rp.end(), m.row_ptr);
-    std::copy(ci.begin(), ci.end(), m.col_idx);
-    std::copy(val.begin(), val.end(), m.val);
+    if (tcst_gen_spread(rows, cols, len, step, s, &m) != 0) std::abort();
     return m;
 }
 
-// m without the entries of every `every`-th row.
 tcst_csr with_empty_rows(const tcst_csr& m, int every) {
     tcst_csr out;
-    if (tcst_csr_alloc(&out, m.rows, m.cols, m.nnz) != 0) std::abort();
-    std::int64_t pos = 0;
-    for (std::int64_t i = 0; i < m.rows; ++i) {
-        out.row_ptr[i] = int(pos);
-        if (i % every == 0) continue;
-        for (int e = m.row_ptr[i]; e < m.row_ptr[i + 1]; ++e, ++pos) {
-            out.col_idx[pos] = m.col_idx[e];
-            out.val[pos] = m.val[e];
-        }
-    }
-    out.row_ptr[m.rows] = int(pos);
-    out.nnz = pos;
+    if (tcst_csr_without_rows(&m, every, &out) != 0) std::abort();
     return out;
 }
 
@@ -392,13 +362,13 @@ void run_suite(const tcs::device_info& dev, const char* label) {
     }
     {
         // Panels of A with 33..64 tile columns (two cursors per lane) and with more than
-        // 64 (cursors in memory); long rows of B.
+        // 64 (searched cursors); long rows of B.
         tcst_csr two = spread(20, 400, 45, 8, s), many = spread(12, 900, 100, 8, s + 1);
         tcst_csr b2 = uniform(400, 300, 9, s + 2), b3 = uniform(900, 70, 5, s + 3);
         o = options{};
         every_engine("two cursors per lane", two, &b2, o, dev);
         o.c_base = 1;
-        every_engine("cursors in memory", many, &b3, o, dev);
+        every_engine("searched cursors", many, &b3, o, dev);
         tcst_csr_free(&two);
         tcst_csr_free(&many);
         tcst_csr_free(&b2);
@@ -428,24 +398,7 @@ void run_suite(const tcs::device_info& dev, const char* label) {
         // Row i of A: columns 2i, 2i+1; row 2i+1 of B = -(row 2i): C is all exact zeros.
         const std::int64_t m = 20;
         tcst_csr half = uniform(m, 60, 9, s), a, b;
-        if (tcst_csr_alloc(&a, m, 2 * m, 2 * m) != 0 || tcst_csr_alloc(&b, 2 * m, 60, 2 * half.nnz) != 0)
-            std::abort();
-        std::int64_t pos = 0;
-        for (std::int64_t i = 0; i < m; ++i) {
-            a.row_ptr[i] = int(2 * i);
-            a.col_idx[2 * i] = int(2 * i);
-            a.col_idx[2 * i + 1] = int(2 * i + 1);
-            a.val[2 * i] = a.val[2 * i + 1] = 1.5;
-            for (int sign = 1; sign >= -1; sign -= 2) {
-                b.row_ptr[2 * i + (sign < 0)] = int(pos);
-                for (int e = half.row_ptr[i]; e < half.row_ptr[i + 1]; ++e, ++pos) {
-                    b.col_idx[pos] = half.col_idx[e];
-                    b.val[pos] = sign * half.val[e];
-                }
-            }
-        }
-        a.row_ptr[m] = int(2 * m);
-        b.row_ptr[2 * m] = int(pos);
+        if (tcst_gen_cancelling(&half, &a, &b) != 0) std::abort();
         o = options{};
         for (value_type t : {value_type::f64, value_type::f32, value_type::f16}) {
             o.type = t;

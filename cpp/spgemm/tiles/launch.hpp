@@ -23,7 +23,7 @@ namespace tcs::spgemm::tiles {
 using formats::bitmap_tile;
 
 // A panel with at most this many A tiles keeps its cursors in registers (one or two per
-// lane); a larger one keeps them in memory (`cursors`) and is never split.
+// lane); a larger one searches them at every step and is never split.
 constexpr int kRegisterTiles = 64;
 // Segments per panel are at most this many.
 constexpr int kMaxSegments = 16;
@@ -49,7 +49,6 @@ struct operands {
     formats::tile_view a, b;
     int segments = 1;                  // per panel
     checkpoint* checkpoints = nullptr; // panels * (segments - 1), written by the structure pass
-    int* cursors = nullptr;            // one per A tile: cursors of panels beyond kRegisterTiles
 };
 
 // ---- workEstimation (structure.cu) ----

@@ -96,11 +96,7 @@ __global__ void __launch_bounds__(kMultiplyThreads)
     }
     if (kind != Kind) return;  // another kernel's panel
     segment seg;
-    if (Kind == 0) {
-        if (s != 0) return;  // a panel with cursors in memory is one segment
-    } else {
-        seg.locate(x, panel, s);
-    }
+    seg.locate(x, panel, s);
     if (seg.first >= seg.last) return;
 
     using Acc = typename Engine::accumulator;

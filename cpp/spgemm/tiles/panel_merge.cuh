@@ -93,34 +93,29 @@ struct register_cursors {
 #pragma unroll
         for (int c = 0; c < N; ++c) f(k[c]);
     }
+    __device__ void passed(int) {}  // the cursors at the column have moved on already
 };
 
-// Cursors of a panel of any size: positions in memory (one int per A tile, this warp's
-// alone), the rest reloaded at every step. Slow, and only for panels that touch more
-// than kRegisterTiles tile columns of A.
-struct memory_cursors {
+// Cursors of a panel of any size, kept nowhere: at every step each lane finds, for each
+// of its A tiles, the first tile of B's row after the last column merged (a binary
+// search). Slow, and only for panels that touch more than kRegisterTiles tile columns
+// of A (hub rows of graphs, never blocky matrices), which it serves without memory.
+struct searched_cursors {
     const operands* x;
     int a_begin, a_end, chunks;
+    int after = -1;  // the last tile column merged
 
     __device__ cursor load(int t) const {
         cursor k;
-        if (t < a_end) {
-            k.a = x->a.tiles[t];
-            k.pos = x->cursors[t];
-            k.end = x->b.ptr[k.a.col + 1];
-        } else {
-            k.a = no_tile();
-            k.pos = k.end = 0;
-        }
-        k.b = k.pos < k.end ? x->b.tiles[k.pos] : no_tile();
+        k.open(*x, t, a_end, after + 1);
         return k;
     }
-    __device__ void open(const operands& ops, int begin, int end) {
+    __device__ void open(const operands& ops, int begin, int end, int from_col) {
         x = &ops;
         a_begin = begin;
         a_end = end;
         chunks = (end - begin + 31) / 32;
-        for (int t = a_begin + lane(); t < a_end; t += 32) x->cursors[t] = x->b.ptr[x->a.tiles[t].col];
+        after = from_col - 1;
     }
     __device__ int lane_min() const {
         int m = kNoTile;
@@ -138,16 +133,15 @@ struct memory_cursors {
     template <class F>
     __device__ void for_each(F f) {
         for (int c = 0; c < chunks; ++c) {
-            const int t = a_begin + lane() + 32 * c;
-            cursor k = load(t);
+            cursor k = load(a_begin + lane() + 32 * c);
             f(k);
-            if (t < a_end) x->cursors[t] = k.pos;
         }
     }
+    __device__ void passed(int col) { after = col; }
 };
 
 // How a panel's warp keeps its cursors, by the panel's A tiles: 1 or 2 per lane in
-// registers, or 0: in memory. Each kind has its own kernel (so the common one is not
+// registers, or 0: searched at every step. Each kind has its own kernel (so the common one is not
 // sized by the registers of the rarer ones); a warp whose panel is of another kind
 // returns at once.
 __host__ __device__ constexpr int cursor_kind(int a_tiles) {
@@ -163,12 +157,12 @@ void for_each_cursor_kind(std::int64_t tile_cols, F f) {
 }
 
 // The cursors of kind Kind over A tiles [a_begin, a_end), opened at tile column
-// from_col (memory cursors: only from 0), handed to f.
+// from_col, handed to f.
 template <int Kind, class F>
 __device__ __forceinline__ void with_cursors(const operands& x, int a_begin, int a_end, int from_col, F f) {
     if constexpr (Kind == 0) {
-        memory_cursors cs;
-        cs.open(x, a_begin, a_end);
+        searched_cursors cs;
+        cs.open(x, a_begin, a_end, from_col);
         f(cs);
     } else {
         register_cursors<Kind> cs;
@@ -193,6 +187,7 @@ __device__ void merge(const operands& x, Cursors& cs, int col_end, Visit& visit)
             if (hit) k.advance(x);
         });
         visit.end(col);
+        cs.passed(col);
     }
 }
 

@@ -66,12 +66,9 @@ struct counting {
 
 template <class Cursors>
 __device__ void count_panel(const operands& x, int panel, int a_begin, int a_end, Cursors& cs,
-                            bool split, int* row_nnz, stats* st) {
+                            int* row_nnz, stats* st) {
     counting v{x, panel, 0};
     v.total = __reduce_add_sync(kFull, cs.remaining());
-    // A panel that keeps its cursors in memory is one segment: every checkpoint is
-    // written at the end.
-    if (!split) v.total = 0x7fffffffffffll;
     merge(x, cs, kNoTile, v);
     v.finish();
     const std::int64_t row = std::int64_t(panel) * kTileDim + c_row_of(lane());
@@ -98,10 +95,8 @@ __global__ void __launch_bounds__(kThreads) structure_kernel(operands x, int* ro
     if (panel >= x.a.panels) return;
     const int a_begin = x.a.ptr[panel], a_end = x.a.ptr[panel + 1];
     if (cursor_kind(a_end - a_begin) != Kind) return;  // another kernel's panel
-    with_cursors<Kind>(x, a_begin, a_end, 0, [&](auto& cs) {
-        // A panel with cursors in memory is one segment.
-        count_panel(x, panel, a_begin, a_end, cs, Kind != 0, row_nnz, st);
-    });
+    with_cursors<Kind>(x, a_begin, a_end, 0,
+                       [&](auto& cs) { count_panel(x, panel, a_begin, a_end, cs, row_nnz, st); });
 }
 
 }  // namespace

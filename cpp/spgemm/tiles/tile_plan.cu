@@ -14,8 +14,7 @@
 // buffer1 (sized from A's and B's dimensions and nnz alone, no GPU work):
 //   counters | tile offsets per panel (A's and B's, one scan) | tiles (16 bytes each, at
 //   most one per entry) | packed position -> CSR entry (nnz(A) + nnz(B) ints) | C's row
-//   offsets (m + 1) | checkpoints (panels * (segments - 1)) | cursors of panels with more
-//   than 64 A tiles (only when A has more than 64 tile columns) | scan scratch.
+//   offsets (m + 1) | checkpoints (panels * (segments - 1)) | scan scratch.
 // buffer2 (exact): A's and B's values in tile order (nnz(A) + nnz(B) values of the data
 //   type). When B is A (same arrays), B's halves of both buffers are not taken.
 #include "core/error.hpp"
@@ -69,7 +68,6 @@ struct buffer1 {
     int* row_off = nullptr;
     int segments = 1;
     checkpoint* checkpoints = nullptr;
-    int* cursors = nullptr;
     void* scan = nullptr;
     std::size_t scan_size = 0;
     std::size_t bytes = 0;
@@ -93,8 +91,6 @@ buffer1 carve1(const problem& p, void* base) {
     b.row_off = cv.take<int>(std::size_t(p.a.rows) + 1);
     b.segments = segments_for(b.a_panels, *p.device);
     b.checkpoints = cv.take<checkpoint>(std::size_t(b.a_panels) * std::size_t(b.segments - 1));
-    if (formats::tile_cols_of(p.a.cols) > kRegisterTiles)
-        b.cursors = cv.take<int>(std::size_t(formats::max_tiles(p.a)));
     b.scan_size = std::max(scan_bytes(b.ptr_count()), scan_bytes(int(p.a.rows) + 1));
     b.scan = cv.take<unsigned char>(b.scan_size);
     b.bytes = cv.bytes();
@@ -126,7 +122,6 @@ operands operands_of(const problem& p, const buffer1& b) {
         x.b = {p.b.rows, p.b.cols, b.b_panels, b.ptr + b.a_panels, b.tiles};
     x.segments = b.segments;
     x.checkpoints = b.checkpoints;
-    x.cursors = b.cursors;
     return x;
 }
 
