@@ -1,9 +1,12 @@
 // SpGEMM: C = A*A (A*A^T for rectangular A) through tcsparse and cuSPARSE. The timed
 // unit is the whole pipeline a user pays for: every call of the protocol, every
 // cudaMalloc and cudaFree of the buffers and of C's arrays. The first run of each
-// benchmark is the warm-up and is checked against the CPU reference.
+// benchmark is the warm-up and is checked against the CPU reference. tcsparse runs
+// TCS_SPGEMM_DEFAULT ("tcsparse") and each algorithm forced ("tcsparse_hash",
+// "tcsparse_tile", "tcsparse_tile_tc") in the same process, beside cuSPARSE.
 #include <benchmark/benchmark.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <type_traits>
 #include <vector>
@@ -95,8 +98,23 @@ void check_spgemm(host_matrix& m, const spgemm_output& out, cudaDataType type, c
         throw failure(std::string(lib) + ": C differs from the CPU reference: " + msg);
 }
 
+// Entries per nonempty 8x8 tile of A (the tile algorithms' density), on the host.
+double tile_density(const tcst_csr& a) {
+    int64_t tiles = 0;
+    std::vector<int> cols;
+    for (int64_t p = 0; p * 8 < a.rows; ++p) {
+        cols.clear();
+        for (int e = a.row_ptr[p * 8]; e < a.row_ptr[std::min<int64_t>(a.rows, p * 8 + 8)]; ++e)
+            cols.push_back(a.col_idx[e] / 8);
+        std::sort(cols.begin(), cols.end());
+        tiles += std::unique(cols.begin(), cols.end()) - cols.begin();
+    }
+    return tiles > 0 ? double(a.nnz) / double(tiles) : 0.0;
+}
+
 template <class Lib>
-void spgemm_benchmark(benchmark::State& state, const matrix_case& mc, cudaDataType type) try {
+void spgemm_benchmark(benchmark::State& state, const matrix_case& mc, cudaDataType type,
+                      typename Lib::spgemm_alg_t alg) try {
     host_matrix& m = load(mc);
     const gpu_state& g = gpu();
     const device_csr a = upload(m.a(), type);
@@ -114,7 +132,7 @@ void spgemm_benchmark(benchmark::State& state, const matrix_case& mc, cudaDataTy
     std::size_t peak_bytes = 0;
     {
         device_memory first;
-        spgemm_output out = run(Lib::spgemm_default, sizing::compute_query, first);
+        spgemm_output out = run(alg, sizing::compute_query, first);
         check_spgemm(m, out, type, Lib::name);
         peak_bytes = first.peak();
         checked.nnz = out.nnz;
@@ -128,7 +146,7 @@ void spgemm_benchmark(benchmark::State& state, const matrix_case& mc, cudaDataTy
         flush_l2();
         device_memory memory;
         timer.start(g.stream);
-        const spgemm_output out = run(Lib::spgemm_default, sizing::compute_query, memory);
+        const spgemm_output out = run(alg, sizing::compute_query, memory);
         const double t = timer.stop_ms(g.stream);
         state.SetIterationTime(t * 1e-3);
         ms.push_back(t);
@@ -144,6 +162,9 @@ void spgemm_benchmark(benchmark::State& state, const matrix_case& mc, cudaDataTy
     state.counters["peak_bytes"] = double(peak_bytes);
     state.counters["buffer1_bytes"] = double(checked.buffer1);
     state.counters["buffer2_bytes"] = double(checked.buffer2);
+    // What the default's choice depends on (docs/algorithms/spgemm-tiles.md).
+    state.counters["mean_row"] = m.mean_row_length();
+    state.counters["tile_density"] = tile_density(m.a());
 
     if constexpr (std::is_same_v<Lib, cusparse_lib>) {
         // cuSPARSE's low-memory ALG2, run once for its footprint (not timed, not a
@@ -161,10 +182,13 @@ void spgemm_benchmark(benchmark::State& state, const matrix_case& mc, cudaDataTy
 }
 
 template <class Lib>
-void add(const matrix_case& c, cudaDataType type, int runs) {
-    const std::string name = std::string("spgemm/") + type_name(type) + "/" + c.name + "/" + Lib::name;
-    benchmark::RegisterBenchmark(name.c_str(),
-                                 [&c, type](benchmark::State& s) { spgemm_benchmark<Lib>(s, c, type); })
+void add(const matrix_case& c, cudaDataType type, int runs, typename Lib::spgemm_alg_t alg,
+         const char* suffix = "") {
+    const std::string name =
+        std::string("spgemm/") + type_name(type) + "/" + c.name + "/" + Lib::name + suffix;
+    benchmark::RegisterBenchmark(name.c_str(), [&c, type, alg](benchmark::State& s) {
+        spgemm_benchmark<Lib>(s, c, type, alg);
+    })
         ->UseManualTime()
         ->Iterations(runs)
         ->Unit(benchmark::kMillisecond);
@@ -174,8 +198,11 @@ void add(const matrix_case& c, cudaDataType type, int runs) {
 
 void register_spgemm(const matrix_case& c, const run_counts& runs) {
     for (cudaDataType type : {CUDA_R_32F, CUDA_R_64F}) {
-        add<tcsparse_lib>(c, type, runs.spgemm);
-        add<cusparse_lib>(c, type, runs.spgemm);
+        add<tcsparse_lib>(c, type, runs.spgemm, TCS_SPGEMM_DEFAULT);
+        add<tcsparse_lib>(c, type, runs.spgemm, TCS_SPGEMM_ALG_HASH, "_hash");
+        add<tcsparse_lib>(c, type, runs.spgemm, TCS_SPGEMM_ALG_TILE, "_tile");
+        add<tcsparse_lib>(c, type, runs.spgemm, TCS_SPGEMM_ALG_TILE_TC, "_tile_tc");
+        add<cusparse_lib>(c, type, runs.spgemm, CUSPARSE_SPGEMM_DEFAULT);
     }
 }
 

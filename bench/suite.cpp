@@ -42,6 +42,9 @@ std::vector<matrix_case> generated_cases(bool quick) {
                   [s](tcst_csr* m) { return tcst_gen_stencil27(30, 30, 30, 3, s, m); }),
         generated("banded_1m_hb4", "tcst_gen_banded(1000000,4)",
                   [s](tcst_csr* m) { return tcst_gen_banded(1000000, 4, s, m); }),
+        // A band of width 25: dense 8x8 tiles along the diagonal.
+        generated("banded_400k_hb12", "tcst_gen_banded(400000,12)",
+                  [s](tcst_csr* m) { return tcst_gen_banded(400000, 12, s, m); }),
         // Graph500's skewed parameters: hubs with rows of thousands of entries.
         generated("rmat_g500_s16", "tcst_gen_rmat(16,16,.57,.19,.19)",
                   [s](tcst_csr* m) { return tcst_gen_rmat(16, 16, 0.57, 0.19, 0.19, s, m); }),

@@ -142,16 +142,18 @@ typedef enum {
 
 /**
  * Arithmetic the library may use, in the style of cublasSetMathMode.
- * TCS_DEFAULT_MATH and TCS_PEDANTIC_MATH: results at least as precise as the compute
- * type (fp32 data is multiplied in fp32, fp64 in fp64; the tensor-core SpMM of
- * TCS_SPMM_BSR_TC multiplies fp64 data on DMMA in fp64, and fp32 data on the same DMMA
- * in fp64 as well, rounding once to fp32 at the end, which is more precise than fp32
- * arithmetic). TCS_TF32_TENSOR_OP_MATH allows TF32 tensor-core arithmetic for fp32 data
- * (inputs rounded to 10-bit mantissas, fp32 sums): TCS_SPMM_BSR_TC then uses it.
- * TCS_FP16_TENSOR_OP_MATH allows fp16 inputs with fp32 accumulation; no path rounds fp32
- * data to fp16 at present, so for fp32 data it acts as TCS_DEFAULT_MATH. fp16 and bf16
- * data are always multiplied exactly and summed in fp32, whatever the mode. Values 0, 2,
- * 3 equal cublasMath_t's.
+ * TCS_DEFAULT_MATH and TCS_PEDANTIC_MATH: results at least at the precision of the
+ * compute type. fp64 data is multiplied in fp64 (tensor-core paths use DMMA, which
+ * rounds like an fp64 dot product); fp32 data is multiplied in fp32, or, on the
+ * tensor-core paths (the tile SpGEMM TCS_SPGEMM_ALG_TILE_TC and the block SpMM
+ * TCS_SPMM_BSR_TC), widened to fp64 on DMMA (exact products, fp64 sums, one rounding to
+ * fp32: more accurate than fp32 arithmetic). TCS_TF32_TENSOR_OP_MATH allows TF32
+ * tensor-core arithmetic for fp32 data (inputs rounded to a 10-bit mantissa, fp32 sums):
+ * both tensor-core paths then use it. TCS_FP16_TENSOR_OP_MATH allows fp32 data to be
+ * rounded to fp16 for fp16 tensor cores with fp32 sums (the tile SpGEMM; the block SpMM
+ * keeps fp32 data on DMMA under it). fp16 and bf16 data are multiplied exactly and summed
+ * in fp32 whatever the mode. Neither TF32 nor fp16 rounding is ever taken without being
+ * set. Values 0, 2, 3 equal cublasMath_t's.
  */
 typedef enum {
     TCS_DEFAULT_MATH          = 0,
@@ -163,9 +165,25 @@ typedef enum {
 /**
  * SpGEMM algorithms. The first six values equal cusparseSpGEMMAlg_t (the cuSPARSE
  * header spells two of them DETERMINITIC/NONDETERMINITIC; both spellings are given).
- * Every cuSPARSE value is accepted and runs the hash algorithm, which is tcsparse's
- * low-memory general default. The tcsparse values start at 100 so that they can
- * never collide with a future cuSPARSE value.
+ * TCS_SPGEMM_DEFAULT chooses per input between the hash and the tile algorithm on
+ * tensor cores (see tcsSpGEMM_workEstimation). The other cuSPARSE values run the hash
+ * algorithm, tcsparse's low-memory general one (fp16/bf16 data, which it has no path
+ * for, runs the tile algorithm on tensor cores). The tcsparse values start at 100 so
+ * that they can never collide with a future cuSPARSE value.
+ *
+ * The tile algorithms (tSparse family) cut A, B and C into 8x8 tiles with a 64-bit
+ * occupancy bitmap each; C's pattern comes from bitmap products, and each tile of C is
+ * accumulated over its (A tile, B tile) pairs in increasing A tile, by one warp:
+ *  - TCS_SPGEMM_ALG_TILE_TC, tensor cores: fp64 data on DMMA m8n8k4 (two per pair,
+ *    fp64 products and sums); fp32 data widened to fp64 on DMMA by default, on TF32
+ *    (m16n8k8) only under TCS_TF32_TENSOR_OP_MATH, on fp16 (m16n8k16) only under
+ *    TCS_FP16_TENSOR_OP_MATH; fp16/bf16 data on HMMA m16n8k16, two pairs per MMA, fp32
+ *    sums, results rounded to the data type. Needs compute capability 8.0 (ARCH_MISMATCH).
+ *  - TCS_SPGEMM_ALG_TILE, CUDA cores: the same tiles and order with FMAs; fp64 sums for
+ *    fp32 and fp64 data, fp32 sums for fp16/bf16 data. The math modes do not apply.
+ * Both are fastest on blocky matrices (several unknowns per node, wide bands, FEM
+ * stiffness matrices: many entries per 8x8 tile); on scattered patterns the hash
+ * algorithm is faster (docs/algorithms/spgemm-tiles.md).
  */
 typedef enum {
     TCS_SPGEMM_DEFAULT                  = 0,
@@ -619,8 +637,10 @@ TCS_API tcsStatus_t tcsDnVecSetValues(tcsDnVecDescr_t dnVecDescr, void* values);
  *    Index bases of A, B and C may differ. Column indices of A and B may be unsorted;
  *    C's columns come out sorted within each row.
  *  - opA and opB must be TCS_OPERATION_NON_TRANSPOSE (NOT_SUPPORTED otherwise, as in
- *    cuSPARSE). computeType must equal the value type of A, B and C (CUDA_R_32F or
- *    CUDA_R_64F).
+ *    cuSPARSE). A, B and C share one value type: CUDA_R_32F or CUDA_R_64F with
+ *    computeType equal to it, or CUDA_R_16F or CUDA_R_16BF with computeType CUDA_R_32F
+ *    (fp32 sums, results rounded to the data type; the tile algorithms only:
+ *    TCS_SPGEMM_ALG_HASH returns NOT_SUPPORTED). alpha and beta are of computeType.
  *  - C's pattern is the symbolic product: an entry whose products cancel to zero is
  *    kept as an explicit zero, so nnz(C) equals cuSPARSE's.
  *  - The same arguments (alg, matrices, descriptor) must be passed to all four calls;
@@ -632,14 +652,23 @@ TCS_API tcsStatus_t tcsDnVecSetValues(tcsDnVecDescr_t dnVecDescr, void* values);
  *    device: each entry of C is summed in an order fixed by the patterns of A and B,
  *    never by timing (the order of A's row in rows of C with at most 96 entries, a
  *    fixed interleaving of A's row in longer ones: per-warp partial sums added in warp
- *    order, or warp by warp in a fixed order), so repeated runs give identical C.
+ *    order, or warp by warp in a fixed order), so repeated runs give identical C. The
+ *    tile algorithms' values are bitwise reproducible too: each tile of C is summed by
+ *    one warp over its pairs in increasing A tile (on HMMA two pairs per instruction),
+ *    whatever the number of warps a panel is split into.
  *  - All work runs on the handle's stream in the caller's buffers; the library
  *    allocates no device memory.
  *  - Sizes beyond 32-bit indices (nnz(C) or the number of products >= 2^31) return
- *    INSUFFICIENT_RESOURCES.
+ *    INSUFFICIENT_RESOURCES (the tile algorithms: nnz(C) only).
+ *  - Memory of the tile algorithms: buffer1 holds A's and B's tiles, sized from nnz
+ *    alone (at most one tile per entry: 16 bytes per entry of A and of B, plus 4 for
+ *    the map from tile order to CSR order), C's row offsets and a few bytes per panel
+ *    of 8 rows; buffer2 holds A's and B's values in tile order. When B is A (the same
+ *    arrays, C = A*A) they are converted once and their halves are not taken.
  *  - Invalid A or B (column indices outside [base, base+cols), offsets out of order) give
- *    an undefined C but no access outside the arrays (see tcs_check); TCS_CHECK_INPUTS=1
- *    refuses them with INVALID_VALUE.
+ *    an undefined C; the hash algorithm makes no access outside the arrays even then
+ *    (see tcs_check), the tile algorithms do not promise it. TCS_CHECK_INPUTS=1 refuses
+ *    such input with INVALID_VALUE.
  * \{
  */
 
@@ -654,13 +683,22 @@ TCS_API tcsStatus_t tcsSpGEMM_destroyDescr(tcsSpGEMMDescr_t descr);
 /**
  * Stage 1. With externalBuffer1 == NULL: writes the bytes needed to *bufferSize1 and
  * does nothing else (no GPU work, no synchronization). With a buffer of at least
- * *bufferSize1 bytes: counts the products of each row of C, groups the rows by work
- * and runs the symbolic pass that yields nnz per row of C and C's row offsets, all
- * kept in buffer1, which must stay alive and unmodified until tcsSpGEMM_copy. This
- * call synchronizes the handle's stream once (to read nnz(C) back). Statuses: SUCCESS;
- * INVALID_VALUE (NULL or mismatched arguments, enums out of range, incompatible
- * dimensions, buffer smaller than required); NOT_SUPPORTED (op, index or value type
- * not supported); INSUFFICIENT_RESOURCES (beyond 32-bit indices); EXECUTION_FAILED.
+ * *bufferSize1 bytes: the analysis, kept in buffer1, which must stay alive and
+ * unmodified until tcsSpGEMM_copy; it synchronizes the handle's stream once (to read
+ * nnz(C) back). The hash algorithm counts the products of each row of C, groups the
+ * rows by work and runs the symbolic pass that yields nnz per row of C and C's row
+ * offsets. The tile algorithms convert A and B to 8x8 bitmap tiles on the GPU and
+ * count each row of C from the tiles' bitmaps. TCS_SPGEMM_DEFAULT chooses: fp16/bf16
+ * data take the tile algorithm on tensor cores; otherwise, when A or B has fewer than 25
+ * entries per row on average, the hash algorithm, decided on the host; for the others
+ * the size query asks for room for either algorithm, and this call measures the entries
+ * per 8x8 tile on a sample of A's and B's panels (one more synchronization) and takes
+ * the tile algorithm on tensor cores when both have at least 16 (the rule and its data:
+ * docs/algorithms/spgemm-tiles.md). Statuses: SUCCESS; INVALID_VALUE (NULL or
+ * mismatched arguments, enums out of range, incompatible dimensions, buffer smaller than
+ * required); NOT_SUPPORTED (op, index or value type not supported); ARCH_MISMATCH
+ * (tensor cores on a device below compute capability 8.0); INSUFFICIENT_RESOURCES
+ * (beyond 32-bit indices); EXECUTION_FAILED.
  */
 TCS_API tcsStatus_t tcsSpGEMM_workEstimation(tcsHandle_t handle, tcsOperation_t opA,
                                              tcsOperation_t opB, const void* alpha,
@@ -679,8 +717,8 @@ TCS_API tcsStatus_t tcsSpGEMM_getNumProducts(tcsSpGEMMDescr_t spgemmDescr, int64
  * For callers of cuSPARSE's ALG2/ALG3 protocol (AmgX). After workEstimation with a
  * buffer: with externalBuffer3 == NULL writes *bufferSize3 (a small positive size,
  * buffer3 is not used afterwards and may be freed at once); with a buffer3 writes the
- * exact size of buffer2 to *bufferSize2. chunk_fraction must lie in (0, 1]; the hash
- * algorithm needs no chunking, so it does not change the result. Host only.
+ * exact size of buffer2 to *bufferSize2. chunk_fraction must lie in (0, 1]; tcsparse's
+ * algorithms need no chunking, so it does not change the result. Host only.
  * Statuses: SUCCESS; INVALID_VALUE; NOT_INITIALIZED before workEstimation.
  */
 TCS_API tcsStatus_t tcsSpGEMM_estimateMemory(tcsHandle_t handle, tcsOperation_t opA,
@@ -694,10 +732,12 @@ TCS_API tcsStatus_t tcsSpGEMM_estimateMemory(tcsHandle_t handle, tcsOperation_t 
 
 /**
  * Stage 2. With externalBuffer2 == NULL: writes the exact bytes needed to
- * *bufferSize2 (host only). With a buffer: prepares the numeric pass (rows grouped by
- * nnz of C) in buffer2, which must stay alive until tcsSpGEMM_copy, and records
- * nnz(C) in matC (read it with tcsSpMatGetSize). Asynchronous. Statuses: SUCCESS;
- * INVALID_VALUE; NOT_INITIALIZED if workEstimation has not run with a buffer.
+ * *bufferSize2 (host only). With a buffer: records nnz(C) in matC (read it with
+ * tcsSpMatGetSize); the hash algorithm also groups the rows by nnz of C in buffer2,
+ * which must stay alive until tcsSpGEMM_copy (the tile algorithms do no GPU work here;
+ * their buffer2 receives A's and B's values in tile order at copy). Asynchronous.
+ * Statuses: SUCCESS; INVALID_VALUE; NOT_INITIALIZED if workEstimation has not run with
+ * a buffer.
  */
 TCS_API tcsStatus_t tcsSpGEMM_compute(tcsHandle_t handle, tcsOperation_t opA,
                                       tcsOperation_t opB, const void* alpha,
@@ -711,9 +751,11 @@ TCS_API tcsStatus_t tcsSpGEMM_compute(tcsHandle_t handle, tcsOperation_t opA,
  * Stage 3. Writes C's row offsets, sorted column indices and values into the arrays
  * set on matC (tcsCsrSetPointers): C = alpha*A*B + beta*C, where with beta != 0 C's
  * value array must already hold values on C's pattern. The numeric pass runs here,
- * straight into C's arrays, so no second copy of C ever exists. Asynchronous.
- * Statuses: SUCCESS; INVALID_VALUE (C's arrays not set, arguments differ from the
- * earlier stages); NOT_INITIALIZED if compute has not run.
+ * straight into C's arrays, so no second copy of C ever exists (the tile algorithms
+ * first gather A's and B's current values into tile order in buffer2, so new values
+ * on the same pattern need only compute and copy again). Asynchronous. Statuses:
+ * SUCCESS; INVALID_VALUE (C's arrays not set, arguments differ from the earlier
+ * stages); NOT_INITIALIZED if compute has not run.
  */
 TCS_API tcsStatus_t tcsSpGEMM_copy(tcsHandle_t handle, tcsOperation_t opA, tcsOperation_t opB,
                                    const void* alpha, tcsConstSpMatDescr_t matA,

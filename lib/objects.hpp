@@ -104,6 +104,7 @@ struct tcsSpGEMMDescr {
     std::uint32_t magic = kMagic;
     stage at = stage::created;
     tcsSpGEMMAlg_t alg = TCS_SPGEMM_DEFAULT;
+    tcs::spgemm::algorithm kind = tcs::spgemm::algorithm::automatic;  // what alg runs
     std::unique_ptr<tcs::spgemm::plan> plan;
     void* buffer1 = nullptr;  // remembered until copy, as in cuSPARSE
     void* buffer2 = nullptr;

@@ -27,11 +27,26 @@ tcsSpGEMMDescr* live_descr(tcsSpGEMMDescr_t d, int index) {
     return d;
 }
 
-tcs::spgemm::algorithm algorithm_of(tcsSpGEMMAlg_t alg) {
+bool is_16bit(cudaDataType t) { return t == CUDA_R_16F || t == CUDA_R_16BF; }
+
+// DEFAULT chooses per input; the cuSPARSE values run the hash algorithm, which has no
+// 16-bit path: 16-bit data runs on tiles and tensor cores for them.
+tcs::spgemm::algorithm algorithm_of(tcsSpGEMMAlg_t alg, cudaDataType data) {
     switch (alg) {
+    case TCS_SPGEMM_DEFAULT: return tcs::spgemm::algorithm::automatic;
+    case TCS_SPGEMM_ALG_HASH: return tcs::spgemm::algorithm::hash;
     case TCS_SPGEMM_ALG_TILE: return tcs::spgemm::algorithm::tile;
     case TCS_SPGEMM_ALG_TILE_TC: return tcs::spgemm::algorithm::tile_tc;
-    default: return tcs::spgemm::algorithm::hash;  // every cuSPARSE value, and HASH
+    default:
+        return is_16bit(data) ? tcs::spgemm::algorithm::tile_tc : tcs::spgemm::algorithm::hash;
+    }
+}
+
+tcs::spgemm::math_mode math_of(tcsMath_t m) {
+    switch (m) {
+    case TCS_TF32_TENSOR_OP_MATH: return tcs::spgemm::math_mode::tf32;
+    case TCS_FP16_TENSOR_OP_MATH: return tcs::spgemm::math_mode::fp16;
+    default: return tcs::spgemm::math_mode::standard;
     }
 }
 
@@ -77,13 +92,20 @@ call check_call(tcsHandle_t handle, tcsOperation_t opA, tcsOperation_t opB, cons
     check(a->cols == b->rows, 5, "matB", "has rows != columns of matA");
     check(c->rows == a->rows, 7, "matC", "has rows != rows of matA");
     check(c->cols == b->cols, 7, "matC", "has columns != columns of matB");
+    // fp32 and fp64 data compute in their own type, fp16 and bf16 data in fp32 (as
+    // cuSPARSE's mixed types); A, B and C share the data type.
     check(computeType == CUDA_R_32F || computeType == CUDA_R_64F, 8, "computeType",
           "must be CUDA_R_32F or CUDA_R_64F", TCS_STATUS_NOT_SUPPORTED);
-    check(a->value_type == computeType, 4, "matA", "value type differs from computeType",
+    const cudaDataType data = a->value_type;
+    check(data == computeType || (is_16bit(data) && computeType == CUDA_R_32F), 4, "matA",
+          "value type does not go with computeType (fp16/bf16 data need CUDA_R_32F)",
           TCS_STATUS_NOT_SUPPORTED);
-    check(b->value_type == computeType, 5, "matB", "value type differs from computeType",
+    check(b->value_type == data, 5, "matB", "value type differs from matA's",
           TCS_STATUS_NOT_SUPPORTED);
-    check(c->value_type == computeType, 7, "matC", "value type differs from computeType",
+    check(c->value_type == data, 7, "matC", "value type differs from matA's",
+          TCS_STATUS_NOT_SUPPORTED);
+    check(!is_16bit(data) || alg != TCS_SPGEMM_ALG_HASH, 9, "alg",
+          "the hash algorithm has no fp16/bf16 path (use a tile algorithm or DEFAULT)",
           TCS_STATUS_NOT_SUPPORTED);
 
     call k{handle, a, b, c, d, {}};
@@ -91,6 +113,7 @@ call check_call(tcsHandle_t handle, tcsOperation_t opA, tcsOperation_t opB, cons
     k.problem.b = csr_view_of(*b);
     k.problem.c_base = c->base == TCS_INDEX_BASE_ONE ? 1 : 0;
     k.problem.compute = value_type_of(computeType);
+    k.problem.math = math_of(handle->math_mode);
     k.problem.stream = handle->stream;
     k.problem.device = &handle->device;
     return k;
@@ -144,9 +167,11 @@ extern "C" TCS_API tcsStatus_t tcsSpGEMM_workEstimation(
     check_not_null(bufferSize1, 11, "bufferSize1");
     tcsSpGEMMDescr& d = *k.descr;
     // workEstimation starts the protocol: a new algorithm means a new plan.
-    if (!d.plan || d.alg != alg) {
-        d.plan = tcs::spgemm::make_plan(algorithm_of(alg));
+    const tcs::spgemm::algorithm kind = algorithm_of(alg, k.a->value_type);
+    if (!d.plan || d.alg != alg || d.kind != kind) {
+        d.plan = tcs::spgemm::make_plan(kind);
         d.alg = alg;
+        d.kind = kind;
         d.at = stage::created;
     }
     const std::size_t needed = nonzero(d.plan->buffer1_size(k.problem));

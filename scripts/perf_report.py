@@ -14,6 +14,10 @@ matrix, and writes to DIR (default: docs/perf beside this script):
                                   against cuSPARSE CSR, cuSPARSE Blocked-ELL (its best
                                   block size per matrix) and the CSR family; DEFAULT's
                                   choice; block counts and fill
+  spgemm_algorithms.md, spgemm_algorithms.png
+                                  SpGEMM per algorithm (hash, tiles on CUDA cores, tiles
+                                  on tensor cores, the default) beside cuSPARSE, with the
+                                  geometric means over the blocky matrices
 
 Speedup is cuSPARSE's time over tcsparse's (above 1: tcsparse is faster); the memory
 ratio is tcsparse's peak over cuSPARSE's (below 1: tcsparse needs less). Geometric
@@ -236,6 +240,98 @@ def spgemm_report(results, context, sources):
                       "cuSPARSE MB", "memory ratio", "cuSPARSE ALG2 MB"], rows)
     out += error_notes(pairs)
     return out, summary, plot
+
+
+# The tcsparse SpGEMM variants of one run: the default and each algorithm forced.
+SPGEMM_VARIANTS = (("tcsparse_hash", "hash"), ("tcsparse_tile", "tile"),
+                   ("tcsparse_tile_tc", "tile TC"), ("tcsparse", "default"))
+# Blocky (docs/algorithms/spgemm-tiles.md): mean row length >= 25 and >= 16 entries per
+# nonempty 8x8 tile of A.
+BLOCKY_ROW, BLOCKY_DENSITY = 25.0, 16.0
+
+
+def is_blocky(pair):
+    row, density = _first_of(pair, "mean_row"), _first_of(pair, "tile_density")
+    return row is not None and density is not None and row >= BLOCKY_ROW and density >= BLOCKY_DENSITY
+
+
+def spgemm_algorithms_report(results, context, sources):
+    pairs = pair_up(results, "spgemm", 3)
+    pairs = {k: v for k, v in pairs.items() if any(lib in v for lib, _ in SPGEMM_VARIANTS[:3])}
+    if not pairs:
+        return None, [], {}
+    out = ["# SpGEMM per algorithm", "",
+           "The same run as spgemm.md: C = A·A (A·Aᵀ for rectangular A), whole pipeline, "
+           "median ms. tcsparse's hash algorithm, the tile algorithm on CUDA cores and on "
+           "tensor cores (each forced) and TCS_SPGEMM_DEFAULT, beside cuSPARSE's default. "
+           f"Blocky: mean row length >= {BLOCKY_ROW:g} and >= {BLOCKY_DENSITY:g} entries per "
+           "nonempty 8x8 tile of A (the issue's set: 3-dof stencils, wide bands, structural "
+           "matrices). Ratios are times: default/hash = hash ms / default ms (above 1: the "
+           "default is faster than the hash algorithm); TC/CUDA = tile ms / tile TC ms.", ""]
+    out += context_lines(context, sources)
+    summary, plot = [], {}
+    for vtype in sorted({k[0] for k in pairs}):
+        keys = sorted((k for k in pairs if k[0] == vtype),
+                      key=lambda k: -(_first_of(pairs[k], "products") or 0))
+        rows = []
+        blocky = {"default/hash": [], "default/cuSPARSE": [], "TC/CUDA": [], "TC/hash": []}
+        for key in keys:
+            p = pairs[key]
+            ms = {label: value(p.get(lib), "ms") for lib, label in SPGEMM_VARIANTS}
+            cus = value(p.get("cusparse"), "ms")
+            r_def_hash = ratio(ms["hash"], ms["default"])
+            r_def_cus = ratio(cus, ms["default"])
+            r_tc_cuda = ratio(ms["tile"], ms["tile TC"])
+            r_tc_hash = ratio(ms["hash"], ms["tile TC"])
+            b = is_blocky(p)
+            if b:
+                for name, r in (("default/hash", r_def_hash), ("default/cuSPARSE", r_def_cus),
+                                ("TC/CUDA", r_tc_cuda), ("TC/hash", r_tc_hash)):
+                    blocky[name].append(r)
+            plot.setdefault(vtype, []).append((key[1], r_tc_hash, r_def_cus))
+            rows.append([f"`{key[1]}`", fmt(_first_of(p, "mean_row"), ".1f"),
+                         fmt(_first_of(p, "tile_density"), ".1f"), "yes" if b else "",
+                         fmt(ms["hash"], ".3f"), fmt(ms["tile"], ".3f"), fmt(ms["tile TC"], ".3f"),
+                         fmt(ms["default"], ".3f"), fmt(cus, ".3f"), fmt_speedup(r_def_hash),
+                         fmt_speedup(r_tc_hash), fmt_speedup(r_tc_cuda), fmt_speedup(r_def_cus),
+                         fmt_mb(value(p.get("tcsparse_hash"), "peak_bytes")),
+                         fmt_mb(value(p.get("tcsparse_tile_tc"), "peak_bytes")),
+                         fmt_mb(value(p.get("cusparse"), "peak_bytes"))])
+        n_blocky = sum(1 for k in keys if is_blocky(pairs[k]))
+        line = (f"blocky SpGEMM {vtype} ({matrices(n_blocky)}): default {fmt_speedup(geomean(blocky['default/hash']))} "
+                f"over hash, {fmt_speedup(geomean(blocky['default/cuSPARSE']))} over cuSPARSE; tile TC "
+                f"{fmt_speedup(geomean(blocky['TC/hash']))} over hash, {fmt_speedup(geomean(blocky['TC/CUDA']))} "
+                f"over tiles on CUDA cores (geomeans)")
+        summary.append(line)
+        out += ["", f"## {vtype}", "", line, ""]
+        out += table(["matrix", "mean row", "tile density", "blocky", "hash ms", "tile ms",
+                      "tile TC ms", "default ms", "cuSPARSE ms", "default/hash", "TC/hash",
+                      "TC/CUDA", "default/cuSPARSE", "hash MB", "tile TC MB", "cuSPARSE MB"], rows)
+    out += error_notes(pairs)
+    return out, summary, plot
+
+
+def plot_spgemm_algorithms(plot, path, plt):
+    names = sorted({m for rows in plot.values() for m, _, _ in rows})
+    fig, axes = plt.subplots(2, 1, figsize=(max(8, 0.35 * len(names)), 8), sharex=True)
+    width = 0.8 / max(1, len(plot))
+    nan = float("nan")
+    for i, vtype in enumerate(sorted(plot)):
+        values = {m: (a, b) for m, a, b in plot[vtype]}
+        xs = [j + i * width for j in range(len(names))]
+        for ax, k in ((axes[0], 0), (axes[1], 1)):
+            ax.bar(xs, [values.get(m, (None, None))[k] or nan for m in names], width, label=vtype)
+    for ax, label in zip(axes, ("tile TC speedup over hash", "default speedup over cuSPARSE")):
+        _log_axis(ax, plt)
+        ax.set_ylabel(label)
+        ax.legend()
+    axes[1].set_xticks([j + 0.4 - width / 2 for j in range(len(names))])
+    axes[1].set_xticklabels(names, rotation=75, ha="right", fontsize=8)
+    axes[0].set_title("SpGEMM: tiles on tensor cores against the hash algorithm, and the default\n"
+                      "against cuSPARSE (above 1: faster)", fontsize=11)
+    fig.tight_layout()
+    fig.savefig(path, dpi=120)
+    plt.close(fig)
 
 
 def _first(pair, key):
@@ -681,6 +777,8 @@ def main(argv=None):
     summary = []
 
     reports = ((spgemm_report, "spgemm.md", plot_spgemm, "spgemm_speedup.png"),
+               (spgemm_algorithms_report, "spgemm_algorithms.md", plot_spgemm_algorithms,
+                "spgemm_algorithms.png"),
                (spmm_report, "spmm.md", plot_spmm, "spmm_speedup.png"),
                (spmv_report, "spmv.md", plot_spmv, "spmv_speedup.png"),
                (sweep_report, "spmm_sweep.md", None, None),

@@ -801,6 +801,49 @@ static void test_spgemm_arguments(void** state) {
     FINISH();
 }
 
+/* fp16/bf16 data: computeType CUDA_R_32F, the tile algorithms (and DEFAULT and the
+ * cuSPARSE values, which run tiles for 16-bit data); not the hash algorithm. The size
+ * query of the tile algorithms is host-only work, so valid calls run. */
+static void test_spgemm_16bit_arguments(void** state) {
+    (void)state;
+    if (fx.handle == NULL) skip();
+    tcsSpMatDescr_t a16 = csr(4, 5, 6, RP, TCS_INDEX_32I, CUDA_R_16F);
+    tcsSpMatDescr_t b16 = csr(5, 3, 4, RP, TCS_INDEX_32I, CUDA_R_16F);
+    tcsSpMatDescr_t c16 = csr(4, 3, 0, RP, TCS_INDEX_32I, CUDA_R_16F);
+    tcsSpMatDescr_t abf = csr(4, 5, 6, RP, TCS_INDEX_32I, CUDA_R_16BF);
+    tcsSpMatDescr_t bbf = csr(5, 3, 4, RP, TCS_INDEX_32I, CUDA_R_16BF);
+    tcsSpMatDescr_t cbf = csr(4, 3, 0, RP, TCS_INDEX_32I, CUDA_R_16BF);
+    assert_true(a16 && b16 && c16 && abf && bbf && cbf);
+    spgemm_args ok = spgemm_ok();
+    ok.A = a16, ok.B = b16, ok.C = c16;
+    current = "16-bit data";
+    const tcsSpGEMMAlg_t runs_tiles[] = {TCS_SPGEMM_DEFAULT, TCS_SPGEMM_ALG_TILE, TCS_SPGEMM_ALG_TILE_TC,
+                                         TCS_SPGEMM_ALG1, TCS_SPGEMM_CSR_ALG_DETERMINISTIC};
+    for (size_t i = 0; i < sizeof runs_tiles / sizeof runs_tiles[0]; ++i)
+        WITH(spgemm_args, ok, work_estimation, alg, runs_tiles[i], OK);
+    WITH(spgemm_args, ok, work_estimation, alg, TCS_SPGEMM_ALG_HASH, UNSUPPORTED);
+    WITH(spgemm_args, ok, work_estimation, ct, CUDA_R_64F, UNSUPPORTED);
+    WITH(spgemm_args, ok, work_estimation, ct, CUDA_R_16F, UNSUPPORTED);
+    WITH(spgemm_args, ok, work_estimation, B, bbf, UNSUPPORTED); /* B's type differs from A's */
+    WITH(spgemm_args, ok, work_estimation, C, fx.c, UNSUPPORTED); /* C is fp32 */
+    WITH(spgemm_args, ok, work_estimation, B, fx.b, UNSUPPORTED);
+    WITH(spgemm_args, ok, compute, alg, TCS_SPGEMM_ALG_HASH, UNSUPPORTED);
+    WITH(spgemm_args, ok, copy, alg, TCS_SPGEMM_ALG_HASH, UNSUPPORTED);
+    spgemm_args bf = ok;
+    bf.A = abf, bf.B = bbf, bf.C = cbf;
+    BASE(spgemm_args, bf, work_estimation, OK);
+    WITH(spgemm_args, bf, work_estimation, ct, CUDA_R_16BF, UNSUPPORTED);
+    WITH(spgemm_args, bf, work_estimation, C, c16, UNSUPPORTED);
+    /* fp32 data with the tile algorithms: the size query runs. */
+    spgemm_args f32 = spgemm_ok();
+    WITH(spgemm_args, f32, work_estimation, alg, TCS_SPGEMM_ALG_TILE, OK);
+    WITH(spgemm_args, f32, work_estimation, alg, TCS_SPGEMM_ALG_TILE_TC, OK);
+    WITH(spgemm_args, f32, work_estimation, A, a16, UNSUPPORTED); /* fp16 A, fp32 B, C */
+    tcsSpMatDescr_t all[] = {a16, b16, c16, abf, bbf, cbf};
+    for (size_t i = 0; i < sizeof all / sizeof all[0]; ++i) tcsDestroySpMat(all[i]);
+    FINISH();
+}
+
 /* ---- SpMM ---- */
 
 typedef struct {
@@ -1281,6 +1324,7 @@ int main(void) {
         TEST(test_dense_accessors),
         TEST(test_spgemm_descriptor_functions),
         TEST(test_spgemm_arguments),
+        TEST(test_spgemm_16bit_arguments),
         TEST(test_spmm_arguments),
         TEST(test_create_dense_vector),
         TEST(test_create_const_dense_vector),

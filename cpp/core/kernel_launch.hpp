@@ -1,7 +1,8 @@
-// How the dense-block format and the block SpMM launch kernels and reach dynamic shared
-// memory: the only places in them that need CUDA's launch syntax and `extern
-// __shared__`. The host test tests/blocks_emulation runs the same kernels on the CPU
-// by giving its own version of this file (one-dimensional grids only, for that reason).
+// How kernels are launched and reach dynamic shared memory: the only two places that
+// need CUDA's launch syntax and `extern __shared__`, so that the host tests
+// (tests/hash_emulation, tests/tiles_emulation, tests/blocks_emulation) run the same
+// kernels on the CPU by giving their own version of this file. Used by the hash and tile
+// SpGEMM, the block SpMM and their format conversions.
 #pragma once
 
 #include "core/error.hpp"
@@ -9,11 +10,28 @@
 #include <cuda_runtime.h>
 
 #include <cstddef>
-#include <cstdint>
 
 namespace tcs {
 
-// kernel<<<grid, threads, smem, stream>>>(args...), checked without synchronizing.
+// Dynamic shared memory beyond 48 KB needs an opt-in per kernel.
+template <class Kernel>
+void allow_smem(Kernel kernel, std::size_t bytes) {
+    if (bytes > 48 * 1024)
+        check_cuda(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, int(bytes)),
+                   "shared memory opt-in");
+}
+
+// Blocks of `threads` threads and `smem` bytes of dynamic shared memory that one SM
+// holds at once (at least 1).
+template <class Kernel>
+int resident_blocks(Kernel kernel, int threads, std::size_t smem) {
+    int blocks = 0;
+    check_cuda(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, kernel, threads, smem),
+               "occupancy query");
+    return blocks > 0 ? blocks : 1;
+}
+
+// kernel<<<grid, threads, smem, stream>>>(args...), checked.
 template <class... Params, class... Args>
 void launch(const char* what, void (*kernel)(Params...), int grid, int threads, std::size_t smem,
             cudaStream_t stream, Args... args) {

@@ -23,11 +23,15 @@
 
 namespace tcs::spgemm {
 
+// The arithmetic the caller allows beyond the data's precision (tcsSetMathMode).
+enum class math_mode { standard, tf32, fp16 };
+
 struct problem {
     csr_view a;  // m x k
-    csr_view b;  // k x n
+    csr_view b;  // k x n, of a's value type (as is C)
     int c_base = 0;
-    value_type compute = value_type::f32;  // equals a.type and b.type
+    value_type compute = value_type::f32;  // a.type for fp32/fp64 data, f32 for 16-bit data
+    math_mode math = math_mode::standard;
     cudaStream_t stream = nullptr;
     const device_info* device = nullptr;
 };
@@ -48,12 +52,17 @@ public:
                       const scalar_arg& beta, const csr_out& c) = 0;
 };
 
-enum class algorithm { hash, tile, tile_tc };
+// automatic: hash or tile_tc, chosen per input (select.cpp).
+enum class algorithm { hash, tile, tile_tc, automatic };
 
-// Returns the plan for an algorithm; throws not_supported for one not built yet.
+// Returns the plan for an algorithm.
 std::unique_ptr<plan> make_plan(algorithm alg);
 
 // The nsparse-family hash plan (cpp/spgemm/hash/).
 std::unique_ptr<plan> make_hash_plan();
+
+// The tSparse-family tile plan (cpp/spgemm/tiles/): tiles multiplied on tensor cores or
+// on CUDA cores.
+std::unique_ptr<plan> make_tile_plan(bool tensor_cores);
 
 }  // namespace tcs::spgemm

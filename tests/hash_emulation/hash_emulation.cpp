@@ -345,24 +345,7 @@ void run_suite(const tcs::device_info& dev, const char* label) {
         // Row i of A: columns 2i, 2i+1; row 2i+1 of B = -(row 2i): C is all exact zeros.
         const std::int64_t m = 20;
         tcst_csr half = uniform(m, 60, 9, s), a, b;
-        if (tcst_csr_alloc(&a, m, 2 * m, 2 * m) != 0 || tcst_csr_alloc(&b, 2 * m, 60, 2 * half.nnz) != 0)
-            std::abort();
-        std::int64_t pos = 0;
-        for (std::int64_t i = 0; i < m; ++i) {
-            a.row_ptr[i] = int(2 * i);
-            a.col_idx[2 * i] = int(2 * i);
-            a.col_idx[2 * i + 1] = int(2 * i + 1);
-            a.val[2 * i] = a.val[2 * i + 1] = 1.5;
-            for (int sign = 1; sign >= -1; sign -= 2) {
-                b.row_ptr[2 * i + (sign < 0)] = int(pos);
-                for (int e = half.row_ptr[i]; e < half.row_ptr[i + 1]; ++e, ++pos) {
-                    b.col_idx[pos] = half.col_idx[e];
-                    b.val[pos] = sign * half.val[e];
-                }
-            }
-        }
-        a.row_ptr[m] = int(2 * m);
-        b.row_ptr[2 * m] = int(pos);
+        if (tcst_gen_cancelling(&half, &a, &b) != 0) std::abort();
         o = options{};
         check("exact cancellation", a, b, o, dev);
         const std::vector<double> none;

@@ -107,6 +107,23 @@ void tcst_csr_shuffle_columns(tcst_csr* m, uint64_t seed) {
     }
 }
 
+int tcst_csr_without_rows(const tcst_csr* m, int every, tcst_csr* out) {
+    if (m == NULL || out == NULL || every < 1 || tcst_csr_alloc(out, m->rows, m->cols, m->nnz) != 0)
+        return -1;
+    int64_t pos = 0;
+    for (int64_t i = 0; i < m->rows; ++i) {
+        out->row_ptr[i] = (int)pos;
+        if (i % every == 0) continue;
+        for (int e = m->row_ptr[i]; e < m->row_ptr[i + 1]; ++e, ++pos) {
+            out->col_idx[pos] = m->col_idx[e];
+            out->val[pos] = m->val[e];
+        }
+    }
+    out->row_ptr[m->rows] = (int)pos;
+    out->nnz = pos;
+    return 0;
+}
+
 int tcst_csr_transpose(const tcst_csr* a, tcst_csr* out) {
     if (a == NULL || out == NULL || tcst_csr_alloc(out, a->cols, a->rows, a->nnz) != 0) return -1;
     for (int64_t e = 0; e < a->nnz; ++e) {

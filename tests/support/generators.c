@@ -284,3 +284,52 @@ int tcst_gen_dense_blocks(int64_t rows, int64_t cols, int block, double block_de
     fill_values(out, seed);
     return 0;
 }
+
+int tcst_gen_spread(int64_t rows, int64_t cols, int len, int step, uint64_t seed, tcst_csr* out) {
+    if (out == NULL) return -1;
+    memset(out, 0, sizeof *out);
+    if (rows < 0 || cols < 0 || len < 0 || step < 1 || rows * (int64_t)len > TCST_MAX_NNZ ||
+        tcst_csr_alloc(out, rows, cols, rows * (int64_t)len) != 0)
+        return -1;
+    tcst_rng r;
+    tcst_rng_seed(&r, seed);
+    int64_t pos = 0;
+    for (int64_t i = 0; i < rows; ++i) {
+        out->row_ptr[i] = (int)pos;
+        const int64_t start = (int64_t)tcst_rng_below(&r, (uint64_t)step);
+        for (int t = 0; t < len && start + (int64_t)t * step < cols; ++t, ++pos) {
+            out->col_idx[pos] = (int)(start + (int64_t)t * step);
+            out->val[pos] = tcst_rng_symmetric(&r);
+        }
+    }
+    out->row_ptr[rows] = (int)pos;
+    out->nnz = pos;
+    return 0;
+}
+
+int tcst_gen_cancelling(const tcst_csr* half, tcst_csr* a, tcst_csr* b) {
+    if (half == NULL || a == NULL || b == NULL) return -1;
+    const int64_t m = half->rows;
+    if (tcst_csr_alloc(a, m, 2 * m, 2 * m) != 0) return -1;
+    if (tcst_csr_alloc(b, 2 * m, half->cols, 2 * half->nnz) != 0) {
+        tcst_csr_free(a);
+        return -1;
+    }
+    int64_t pos = 0;
+    for (int64_t i = 0; i < m; ++i) {
+        a->row_ptr[i] = (int)(2 * i);
+        a->col_idx[2 * i] = (int)(2 * i);
+        a->col_idx[2 * i + 1] = (int)(2 * i + 1);
+        a->val[2 * i] = a->val[2 * i + 1] = 1.5;
+        for (int sign = 1; sign >= -1; sign -= 2) {
+            b->row_ptr[2 * i + (sign < 0)] = (int)pos;
+            for (int e = half->row_ptr[i]; e < half->row_ptr[i + 1]; ++e, ++pos) {
+                b->col_idx[pos] = half->col_idx[e];
+                b->val[pos] = sign * half->val[e];
+            }
+        }
+    }
+    a->row_ptr[m] = (int)(2 * m);
+    b->row_ptr[2 * m] = (int)pos;
+    return 0;
+}

@@ -84,9 +84,22 @@ int tcst_gen_uniform(int64_t rows, int64_t cols, int nnz_per_row, uint64_t seed,
 int tcst_gen_dense_blocks(int64_t rows, int64_t cols, int block, double block_density,
                           uint64_t seed, tcst_csr* out);
 
+/* rows x cols with rows of `len` entries every `step` columns from a random start in
+ * [0, step) (fewer where the row ends): with step 8 every entry is alone in its 8x8
+ * tile, and a row reaches `len` tile columns. */
+int tcst_gen_spread(int64_t rows, int64_t cols, int len, int step, uint64_t seed, tcst_csr* out);
+/* A product that cancels exactly: from `half` (m x n), A (m x 2m) has 1.5 at (i, 2i)
+ * and (i, 2i+1), and B (2m x n) has half's row i as its row 2i and minus it as its row
+ * 2i+1, so every entry of A*B is 1.5*x - 1.5*x = 0 (and still in the symbolic
+ * pattern, which equals half's). */
+int tcst_gen_cancelling(const tcst_csr* half, tcst_csr* a, tcst_csr* b);
+
 /* ---- Transformations for edge cases ---- */
 /* Shuffles column order within every row (values follow). */
 void tcst_csr_shuffle_columns(tcst_csr* m, uint64_t seed);
+/* m without the entries of every `every`-th row (rows 0, every, 2*every, ... become
+ * empty). */
+int tcst_csr_without_rows(const tcst_csr* m, int every, tcst_csr* out);
 /* Transpose (sorted output). */
 int tcst_csr_transpose(const tcst_csr* a, tcst_csr* out);
 

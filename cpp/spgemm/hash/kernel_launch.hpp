@@ -1,48 +1,12 @@
-// How the hash SpGEMM launches its kernels and reaches dynamic shared memory: the only
-// two places that need CUDA's launch syntax and `extern __shared__`. The host test
-// tests/hash_emulation runs the same kernels on the CPU by giving its own version of
-// this file.
+// The hash SpGEMM launches its kernels through the library's launch helpers
+// (core/kernel_launch.hpp), which the host test tests/hash_emulation replaces.
 #pragma once
 
-#include "core/error.hpp"
-
-#include <cuda_runtime.h>
-
-#include <cstddef>
+#include "core/kernel_launch.hpp"
 
 namespace tcs::spgemm::hash {
-
-// Dynamic shared memory beyond 48 KB needs an opt-in per kernel.
-template <class Kernel>
-void allow_smem(Kernel kernel, std::size_t bytes) {
-    if (bytes > 48 * 1024)
-        check_cuda(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, int(bytes)),
-                   "hash SpGEMM: shared memory opt-in");
-}
-
-// Blocks of `threads` threads and `smem` bytes of dynamic shared memory that one SM
-// holds at once (at least 1).
-template <class Kernel>
-int resident_blocks(Kernel kernel, int threads, std::size_t smem) {
-    int blocks = 0;
-    check_cuda(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, kernel, threads, smem),
-               "hash SpGEMM: occupancy");
-    return blocks > 0 ? blocks : 1;
-}
-
-// kernel<<<grid, threads, smem, stream>>>(args...), checked.
-template <class... Params, class... Args>
-void launch(const char* what, void (*kernel)(Params...), int grid, int threads, std::size_t smem,
-            cudaStream_t stream, Args... args) {
-    kernel<<<grid, threads, smem, stream>>>(args...);
-    check_launch(what);
-}
-
-// The block's dynamic shared memory, 16-byte aligned.
-template <class T>
-__device__ __forceinline__ T* dynamic_smem() {
-    extern __shared__ __align__(16) unsigned char tcs_hash_dynamic_smem[];
-    return reinterpret_cast<T*>(tcs_hash_dynamic_smem);
-}
-
+using tcs::allow_smem;
+using tcs::dynamic_smem;
+using tcs::launch;
+using tcs::resident_blocks;
 }  // namespace tcs::spgemm::hash

@@ -49,6 +49,7 @@ template <class T>
 inline void __stcg(T* p, T v) { *p = v; }
 
 inline int __popc(unsigned v) { return __builtin_popcount(v); }
+inline int __popcll(unsigned long long v) { return __builtin_popcountll(v); }
 inline int __ffs(int v) { return __builtin_ffs(v); }
 inline int __ffs(unsigned v) { return __builtin_ffs(int(v)); }
 
@@ -103,6 +104,10 @@ inline unsigned __reduce_min_sync(unsigned mask, unsigned v) {
 inline int __reduce_max_sync(unsigned mask, int v) {
     return int(::emu::collective(::emu::op::reduce_max, mask, std::uint32_t(v), 0, 32));
 }
+inline unsigned __reduce_or_sync(unsigned mask, unsigned v) {
+    return unsigned(::emu::collective(::emu::op::reduce_or, mask, v, 0, 32));
+}
+[[noreturn]] inline void __trap() { ::emu::fail("__trap"); }
 
 // Atomics: one OS thread runs every fiber, so a plain update is atomic; the random
 // scheduling point before it lets other threads overtake.

@@ -191,6 +191,9 @@ std::uint64_t collective(op o, unsigned mask, std::uint64_t value, int arg, int 
                 r = std::uint32_t(s);
                 break;
             }
+            case op::reduce_or:
+                for (int k = 0; k < 32; ++k) r |= std::uint32_t(w.in[k]);
+                break;
             case op::syncwarp: break;
             }
             w.out[l] = r;

@@ -36,7 +36,7 @@ void print_launches();
 // Warp collectives: every lane of the warp brings a 64-bit payload and an argument;
 // each gets back what `op` computes for it.
 enum class op : int { shfl, shfl_up, shfl_xor, any, all, ballot, match_any, reduce_add,
-                      reduce_min, reduce_max, syncwarp };
+                      reduce_min, reduce_max, reduce_or, syncwarp };
 std::uint64_t collective(op o, unsigned mask, std::uint64_t value, int arg, int width);
 int block_barrier(int predicate);  // returns the OR of the predicates
 

@@ -1,4 +1,4 @@
-// The emulation's version of cpp/spgemm/hash/kernel_launch.hpp: a launch runs the
+// The emulation's version of cpp/core/kernel_launch.hpp: a launch runs the
 // kernel on the CPU (simt.hpp), dynamic shared memory is the emulator's buffer.
 #pragma once
 
@@ -9,7 +9,7 @@
 #include <cstddef>
 #include <functional>
 
-namespace tcs::spgemm::hash {
+namespace tcs {
 
 template <class Kernel>
 void allow_smem(Kernel, std::size_t) {}
@@ -34,4 +34,4 @@ inline T* dynamic_smem() {
     return reinterpret_cast<T*>(::emu::dynamic_shared());
 }
 
-}  // namespace tcs::spgemm::hash
+}  // namespace tcs

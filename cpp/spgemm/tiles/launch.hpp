@@ -1,0 +1,90 @@
+// The kernels of the tile SpGEMM as the plan (tile_plan.cu) launches them, and what they
+// share: A and B as 8x8 bitmap tiles (formats/bitmap_tiles.hpp), the counters of the
+// one read-back, and the checkpoints that split a panel of C among several warps.
+//
+// Every kernel gives one warp a panel of 8 rows of C (or a segment of one) and merges,
+// in increasing tile column J, the tile rows of B that the panel's A tiles reach: lane l
+// owns A tiles l, l + 32, ... of the panel and a cursor along B's tile row of each.
+// Per J, the lanes whose cursor sits at J contribute a pair (A tile, B tile); the
+// pattern of C's tile is the OR of the pairs' pattern products, and the multiplication
+// accumulates the pairs in increasing A tile (fixed order: deterministic).
+#pragma once
+
+#include "core/device.hpp"
+#include "core/types.hpp"
+#include "formats/bitmap_tiles.hpp"
+
+#include <cuda_runtime_api.h>
+
+#include <cstdint>
+
+namespace tcs::spgemm::tiles {
+
+using formats::bitmap_tile;
+
+// A panel with at most this many A tiles keeps its cursors in registers (one or two per
+// lane); a larger one searches them at every step and is never split.
+constexpr int kRegisterTiles = 64;
+// Segments per panel are at most this many.
+constexpr int kMaxSegments = 16;
+
+// Counters filled on the device by the structure pass and read back once.
+struct stats {
+    unsigned long long nnz;       // nnz(C)
+    unsigned long long products;  // scalar products of A*B
+    unsigned long long pairs;     // tile pairs whose patterns meet
+    unsigned long long c_tiles;   // nonempty tiles of C
+    int max_panel_tiles;          // most A tiles in one panel
+};
+
+// Where segment s >= 1 of a panel starts: its first tile column, and the entries each
+// row of the panel holds in the tile columns before it.
+struct checkpoint {
+    int col;
+    int rows[formats::kTileDim];
+};
+
+// A and B as tiles, and the partition of C's panels into segments.
+struct operands {
+    formats::tile_view a, b;
+    int segments = 1;                  // per panel
+    checkpoint* checkpoints = nullptr; // panels * (segments - 1), written by the structure pass
+};
+
+// ---- workEstimation (structure.cu) ----
+
+// row_nnz[r] = nnz of row r of C (r < rows of A); the checkpoints; nnz(C), products,
+// pairs, tiles of C and the most A tiles of a panel added into st (zeroed by the caller).
+void structure(const operands& x, int* row_nnz, stats* st, cudaStream_t stream);
+
+// ---- copy (multiply_*.cu) ----
+
+// How the tiles of a pair are multiplied.
+enum class engine {
+    dmma,  // fp64 tensor cores, m8n8k4 (fp64 data; fp32 data widened to fp64)
+    tf32,  // m16n8k8 on tf32-rounded fp32 data, fp32 accumulation
+    hmma,  // m16n8k16, fp16/bf16 inputs (fp32 data rounded to fp16), fp32 accumulation
+    fma,   // CUDA cores: fp64 accumulation for fp32/fp64 data, fp32 for 16-bit data
+};
+
+struct multiply_job {
+    operands x;
+    const void* a_values = nullptr;  // packed in A's tile order, of `data`
+    const void* b_values = nullptr;
+    const int* row_off = nullptr;    // C's row offsets, 0-based (rows + 1)
+    csr_out c;                       // written: row offsets, columns, values
+    scalar_arg alpha, beta;
+    value_type data = value_type::f32;
+    engine how = engine::dmma;
+};
+
+// Writes C = alpha*A*B + beta*C: row offsets, sorted columns, values.
+void multiply(const multiply_job& job, cudaStream_t stream);
+void multiply_f64(const multiply_job& job, cudaStream_t stream);
+void multiply_f32(const multiply_job& job, cudaStream_t stream);
+void multiply_16bit(const multiply_job& job, cudaStream_t stream);
+
+// The segments per panel that give the multiplication about `warps` warps.
+int segments_for(int panels, const device_info& d);
+
+}  // namespace tcs::spgemm::tiles

@@ -1,0 +1,123 @@
+// The multiplication of the tile SpGEMM (copy): one warp per segment of a panel of C
+// merges the segment's pairs (panel_merge.cuh), multiplies each tile of C's pairs with
+// an engine (engines.cuh) and writes the tile's entries straight into C's CSR arrays:
+// the entry (r, c) of tile column J goes to
+//   C's row offset of r + the row's entries in earlier tiles of the panel
+//                       + the row's entries of this tile left of c,
+// so C's columns come out sorted, with no second copy of C anywhere. Instantiated per
+// value type in multiply_f64.cu, multiply_f32.cu and multiply_16bit.cu.
+#pragma once
+
+#include "core/kernel_launch.hpp"
+#include "spgemm/tiles/engines.cuh"
+#include "spgemm/tiles/launch.hpp"
+#include "spgemm/tiles/panel_merge.cuh"
+
+#include <cstdint>
+
+namespace tcs::spgemm::tiles {
+
+constexpr int kMultiplyThreads = 256;
+constexpr int kMultiplyWarps = kMultiplyThreads / 32;
+
+// C's arrays as the kernel writes them.
+template <class T>
+struct c_arrays {
+    int* rp;
+    int* ci;
+    T* val;
+    int base;
+};
+
+template <class T, class S, class Engine>
+struct multiplying {
+    using Acc = typename Engine::accumulator;
+    Engine e;
+    c_arrays<T> c;
+    Acc alpha, beta;
+    int row_pos;  // where the next entry of this lane's row of C goes
+    std::uint64_t c_bits = 0;
+
+    __device__ void begin(int) {
+        c_bits = 0;
+        e.clear();
+    }
+    __device__ void pair(bool hit, const cursor& k) {
+        const std::uint64_t product = hit ? formats::pattern_product(k.a.bits, k.b.bits) : 0;
+        c_bits |= product;
+        // The pairs whose patterns meet, in increasing A tile, from the lanes that hold them.
+        unsigned live = __ballot_sync(kFull, product != 0);
+        while (live != 0) {
+            const int src = __ffs(int(live)) - 1;
+            live &= live - 1;
+            bitmap_tile a, b;
+            a.bits = __shfl_sync(kFull, k.a.bits, src);
+            a.offset = __shfl_sync(kFull, k.a.offset, src);
+            b.bits = __shfl_sync(kFull, k.b.bits, src);
+            b.offset = __shfl_sync(kFull, k.b.offset, src);
+            e.pair(a, b);
+        }
+    }
+    __device__ void end(int col) {
+        const std::uint64_t bits = warp_or(c_bits);
+        e.flush();
+        const int l = lane();
+        const unsigned row = formats::row_byte(bits, c_row_of(l));
+#pragma unroll
+        for (int i = 0; i < 2; ++i) {
+            const int cc = c_col_of(l, i);
+            if ((row >> cc) & 1u) {
+                const int pos = row_pos + __popc(row & ((1u << cc) - 1));
+                Acc v = alpha * Acc(e.value(i));
+                if (beta != Acc(0)) v += beta * to_acc<Acc>(c.val[pos]);
+                store(c.val[pos], v);
+                c.ci[pos] = col * kTileDim + cc + c.base;
+            }
+        }
+        row_pos += __popc(row);
+    }
+};
+
+template <class T, class S, class Engine, int Kind>
+__global__ void __launch_bounds__(kMultiplyThreads)
+    multiply_kernel(operands x, const T* av, const T* bv, const int* row_off, c_arrays<T> c,
+                    scalar<S> alpha, scalar<S> beta) {
+    const long long w = (static_cast<long long>(blockIdx.x) * blockDim.x + threadIdx.x) / 32;
+    const int panel = int(w / x.segments), s = int(w % x.segments);
+    if (panel >= x.a.panels) return;
+    const int l = lane();
+    const std::int64_t row = std::int64_t(panel) * kTileDim + c_row_of(l);
+    const int a_begin = x.a.ptr[panel], a_end = x.a.ptr[panel + 1];
+    const int kind = cursor_kind(a_end - a_begin);
+    if (s == 0 && Kind == 1) {  // C's row offsets, once per panel (by the first kernel)
+        const std::int64_t r = std::int64_t(panel) * kTileDim + l;
+        if (l < kTileDim && r < x.a.rows) c.rp[r] = row_off[r] + c.base;
+        if (l == kTileDim && panel == x.a.panels - 1) c.rp[x.a.rows] = row_off[x.a.rows] + c.base;
+    }
+    if (kind != Kind) return;  // another kernel's panel
+    segment seg;
+    seg.locate(x, panel, s);
+    if (seg.first >= seg.last) return;
+
+    using Acc = typename Engine::accumulator;
+    multiplying<T, S, Engine> v{Engine(av, bv), c, Acc(alpha.get()), Acc(beta.get()),
+                                row < x.a.rows ? row_off[row] + seg.rows_before : 0};
+    with_cursors<Kind>(x, a_begin, a_end, seg.first, [&](auto& cs) { merge(x, cs, seg.last, v); });
+}
+
+// Runs the kernel with engine E on data T and scalars S.
+template <class T, class S, class Engine>
+void launch_multiply(const multiply_job& job, cudaStream_t stream) {
+    const operands& x = job.x;
+    const long long warps = static_cast<long long>(x.a.panels) * x.segments;
+    if (warps == 0) return;
+    const c_arrays<T> c{job.c.row_ptr, job.c.col_idx, static_cast<T*>(job.c.values), job.c.base};
+    for_each_cursor_kind(formats::tile_cols_of(x.a.cols), [&](auto kind) {
+        launch("tile SpGEMM: multiply", multiply_kernel<T, S, Engine, decltype(kind)::value>,
+               int((warps + kMultiplyWarps - 1) / kMultiplyWarps), kMultiplyThreads, 0, stream, x,
+               static_cast<const T*>(job.a_values), static_cast<const T*>(job.b_values), job.row_off,
+               c, job.alpha.as<S>(), job.beta.as<S>());
+    });
+}
+
+}  // namespace tcs::spgemm::tiles

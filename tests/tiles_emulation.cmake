@@ -1,0 +1,61 @@
+# tiles_emulation (host): the tile SpGEMM plan, its kernels and the CSR -> bitmap tile
+# conversion, unchanged, compiled as C++ against the CPU emulation of CUDA in
+# tests/hash_emulation/emu (fibers per thread, warp collectives as rendezvous, mma.sync
+# computed from the PTX fragment definitions) and checked against the CPU reference.
+# It needs no GPU; the GPU test gpu_spgemm_tiles covers what it cannot see.
+if(CMAKE_SYSTEM_NAME STREQUAL "Linux")
+  set(TCS_TILES_EMU_KERNELS
+      ${PROJECT_SOURCE_DIR}/cpp/formats/bitmap_tiles.cu
+      ${PROJECT_SOURCE_DIR}/cpp/spgemm/tiles/structure.cu
+      ${PROJECT_SOURCE_DIR}/cpp/spgemm/tiles/multiply_f64.cu
+      ${PROJECT_SOURCE_DIR}/cpp/spgemm/tiles/multiply_f32.cu
+      ${PROJECT_SOURCE_DIR}/cpp/spgemm/tiles/multiply_16bit.cu
+      ${PROJECT_SOURCE_DIR}/cpp/spgemm/tiles/tile_plan.cu
+      ${PROJECT_SOURCE_DIR}/cpp/spgemm/hash/products.cu)
+  set_source_files_properties(${TCS_TILES_EMU_KERNELS} PROPERTIES LANGUAGE CXX)
+  add_executable(tiles_emulation
+    ${CMAKE_CURRENT_SOURCE_DIR}/tiles_emulation/tiles_emulation.cpp
+    ${CMAKE_CURRENT_SOURCE_DIR}/hash_emulation/emu/simt.cpp
+    ${CMAKE_CURRENT_SOURCE_DIR}/hash_emulation/emu/runtime.cpp
+    ${TCS_TILES_EMU_KERNELS})
+  target_include_directories(tiles_emulation BEFORE PRIVATE ${CMAKE_CURRENT_SOURCE_DIR}/hash_emulation/emu)
+  target_include_directories(tiles_emulation PRIVATE ${PROJECT_SOURCE_DIR}/cpp ${PROJECT_SOURCE_DIR}/include)
+  target_link_libraries(tiles_emulation PRIVATE tcs_test_support)
+  target_compile_options(tiles_emulation PRIVATE -Wno-unknown-pragmas -Wno-unused-but-set-variable)
+  add_test(NAME tiles_emulation COMMAND tiles_emulation)
+  set_tests_properties(tiles_emulation PROPERTIES LABELS host TIMEOUT 900)
+endif()
+
+# gpu_spgemm_tiles_emulated: the GPU test gpu_spgemm_tiles.c itself, through the public
+# API, against the library's SpGEMM (the C layer, the default's choice, the hash and
+# tile plans and kernels) compiled for the same CPU emulation. Slow (every warp
+# collective is a rendezvous of 32 fibers), so it is labelled `emulation`, not `host`.
+if(CMAKE_SYSTEM_NAME STREQUAL "Linux")
+  file(GLOB TCS_EMU_LIB_SOURCES ${PROJECT_SOURCE_DIR}/lib/*.cpp)
+  # Not the SpMM and SpMV entries (their kernels are not emulated here) nor the GPU
+  # matrix checks (no_input_check.cpp stands in: handles that never check).
+  list(FILTER TCS_EMU_LIB_SOURCES EXCLUDE REGEX "/(spmm|spmv|check_matrix)\\.cpp$")
+  file(GLOB TCS_EMU_HASH_SOURCES ${PROJECT_SOURCE_DIR}/cpp/spgemm/hash/*.cu)
+  set_source_files_properties(${TCS_EMU_HASH_SOURCES} PROPERTIES LANGUAGE CXX)
+  add_executable(gpu_spgemm_tiles_emulated
+    ${CMAKE_CURRENT_SOURCE_DIR}/gpu_spgemm_tiles.c
+    ${CMAKE_CURRENT_SOURCE_DIR}/tiles_emulation/no_input_check.cpp
+    ${CMAKE_CURRENT_SOURCE_DIR}/hash_emulation/emu/simt.cpp
+    ${CMAKE_CURRENT_SOURCE_DIR}/hash_emulation/emu/runtime.cpp
+    ${TCS_EMU_LIB_SOURCES}
+    ${PROJECT_SOURCE_DIR}/cpp/core/device.cpp
+    ${PROJECT_SOURCE_DIR}/cpp/spgemm/select.cpp
+    ${PROJECT_SOURCE_DIR}/cpp/spgemm/hash/bins.cpp
+    ${TCS_EMU_HASH_SOURCES}
+    ${TCS_TILES_EMU_KERNELS})
+  list(REMOVE_DUPLICATES TCS_EMU_HASH_SOURCES)
+  target_include_directories(gpu_spgemm_tiles_emulated BEFORE PRIVATE ${CMAKE_CURRENT_SOURCE_DIR}/hash_emulation/emu)
+  target_include_directories(gpu_spgemm_tiles_emulated PRIVATE ${PROJECT_SOURCE_DIR}/cpp
+                             ${PROJECT_SOURCE_DIR}/include ${PROJECT_SOURCE_DIR}/lib)
+  target_compile_definitions(gpu_spgemm_tiles_emulated PRIVATE TCS_BUILDING_LIBRARY)
+  target_link_libraries(gpu_spgemm_tiles_emulated PRIVATE tcs_test_support ${CMOCKA_LIBRARIES})
+  target_compile_options(gpu_spgemm_tiles_emulated PRIVATE -Wno-unknown-pragmas -Wno-unused-but-set-variable)
+  add_test(NAME gpu_spgemm_tiles_emulated COMMAND gpu_spgemm_tiles_emulated)
+  set_tests_properties(gpu_spgemm_tiles_emulated PROPERTIES LABELS emulation TIMEOUT 7200
+                       ENVIRONMENT "TCS_TEST_QUICK=1")
+endif()

@@ -1,0 +1,12 @@
+// The emulated library of gpu_spgemm_tiles_emulated leaves out the GPU matrix checks
+// (cpp/check is not emulated): its handles never check their inputs, as without
+// TCS_CHECK_INPUTS. gpu_check_matrix tests the checks on a GPU.
+#include "input_check.hpp"
+
+namespace tcs::api {
+
+bool input_checking_requested() noexcept { return false; }
+std::size_t input_check_scratch_bytes() { return 0; }
+void check_input(const tcsContext&, const tcsSpMatDescr&, int, const char*) {}
+
+}  // namespace tcs::api
