@@ -19,11 +19,16 @@ stage=$root/.prebuilt
 if [ "${1:-}" = stage ]; then
   build=${2:-build}
   rm -rf "$stage" && mkdir -p "$stage/lib" "$stage/bin"
-  cp -P "$build"/lib/libtcsparse.so* "$stage/lib/"
-  cp -P "$build"/shim/lib*.so* "$stage/lib/" 2>/dev/null || true
+  # The current library under its SONAME (older versions left in the build folder stay).
+  for soname in lib/libtcsparse.so.0 shim/libtcsparse_cusparse.so.0; do
+    [ -e "$build/$soname" ] || continue
+    real=$(readlink -f "$build/$soname")
+    cp "$real" "$stage/lib/" && ln -sf "$(basename "$real")" "$stage/lib/$(basename "$soname")"
+  done
   for f in "$build"/tests/gpu_* "$build"/tests/tcs_fortran_test "$build"/bench/tcs_bench \
            "$build"/tests/swapin_interleaved "$build"/tests/interleaved_cusparse \
            "$build"/tests/swapin_solver_style "$build"/tests/solver_style_cusparse; do
+    case "$f" in *_emulated) continue ;; esac  # CPU emulation, not a GPU program
     [ -f "$f" ] && [ -x "$f" ] && cp "$f" "$stage/bin/"
   done
   du -sh "$stage"; ls "$stage/bin"
@@ -32,18 +37,29 @@ fi
 [ "${1:-}" = run ] || { echo "usage: $0 stage [BUILD_DIR] | run [options]" >&2; exit 2; }
 shift
 
-tests_regex="" sanitizers=memcheck bench=1 full_bench=0 bench_filter=""
+# Options: --tests REGEX (programs to run), --sanitize-tests REGEX (the ones to run under
+# compute-sanitizer; default: the same), --sanitizers LIST (default memcheck), --no-bench,
+# --bench-filter REGEX (repeatable: one benchmark run and one bench-<i>.json each),
+# --full-bench, --limit-tests S / --limit-sanitizer S / --limit-bench S (seconds for each
+# phase; what a phase has not finished by then is reported as cut).
+tests_regex="" san_regex="" sanitizers=memcheck bench=1 full_bench=0 bench_filters=()
+limit_tests=1200 limit_san=1200 limit_bench=1200
 while [ $# -gt 0 ]; do
   case "$1" in
     --tests) tests_regex=$2; shift ;;
+    --sanitize-tests) san_regex=$2; shift ;;
     --sanitizers) sanitizers=$2; shift ;;
     --no-bench) bench=0 ;;
     --full-bench) full_bench=1 ;;
-    --bench-filter) bench_filter=$2; shift ;;
+    --bench-filter) bench_filters+=("$2"); shift ;;
+    --limit-tests) limit_tests=$2; shift ;;
+    --limit-sanitizer) limit_san=$2; shift ;;
+    --limit-bench) limit_bench=$2; shift ;;
     *) echo "unknown option $1" >&2; exit 2 ;;
   esac
   shift
 done
+[ -n "$san_regex" ] || san_regex=$tests_regex
 
 out=${OUT:-$root/gpu-check-out}
 mkdir -p "$out"
@@ -52,6 +68,8 @@ note() { summary+=("$*"); echo "== $*"; }
 t0=$(date +%s)
 elapsed() { echo $(( $(date +%s) - t0 ))s; }
 status=0
+# Seconds left of a phase that started at $1 with $2 seconds.
+left() { echo $(( $1 + $2 - $(date +%s) )); }
 
 if [ ! -f /usr/include/cmocka.h ] && ls .deps/libcmocka*.deb >/dev/null 2>&1; then
   for f in .deps/libcmocka*.deb; do dpkg -x "$f" /; done
@@ -68,46 +86,58 @@ if command -v cuobjdump >/dev/null; then
   note "sass: $(grep -c -E '\bHMMA' /tmp/tcs-sass.txt) HMMA, $(grep -c -E '\bDMMA' /tmp/tcs-sass.txt) DMMA, $(grep -c -E 'LDL|STL' /tmp/tcs-sass.txt) local-memory accesses"
 fi
 
-programs=()
-for f in "$stage"/bin/gpu_*; do
-  name=$(basename "$f")
-  [ -n "$tests_regex" ] && ! [[ $name =~ $tests_regex ]] && continue
-  programs+=("$name")
-done
+select_programs() {  # regex -> names of staged gpu_* programs
+  for f in "$stage"/bin/gpu_*; do
+    local name; name=$(basename "$f")
+    [ -n "$1" ] && ! [[ $name =~ $1 ]] && continue
+    echo "$name"
+  done
+}
+mapfile -t programs < <(select_programs "$tests_regex")
+mapfile -t san_programs < <(select_programs "$san_regex")
 
-# 1. the tests, one at a time (some check device-wide memory)
-passed=0 failed=0
+# 1. the tests, one at a time (some check device-wide memory); all output in tests.log
+: > "$out/tests.log"
+passed=0 failed=0 cut=0 start=$(date +%s)
 for name in "${programs[@]}"; do
-  start=$(date +%s)
-  "$stage/bin/$name" > "$out/$name.log" 2>&1 < /dev/null
+  budget=$(left "$start" "$limit_tests")
+  if [ "$budget" -le 5 ]; then cut=$((cut + 1)); echo "   $name: CUT (phase limit)"; continue; fi
+  s1=$(date +%s)
+  echo "=== $name" >> "$out/tests.log"
+  timeout "$budget" "$stage/bin/$name" >> "$out/tests.log" 2>&1 < /dev/null
   rc=$?
   if [ $rc = 0 ]; then passed=$((passed + 1)); r=passed
-  else failed=$((failed + 1)); status=1; r="FAILED (exit $rc)"; tail -n 25 "$out/$name.log"; fi
-  echo "   $name: $r ($(( $(date +%s) - start ))s)"
+  else failed=$((failed + 1)); status=1; r="FAILED (exit $rc)"; fi
+  echo "   $name: $r ($(( $(date +%s) - s1 ))s)"
+  [ $rc = 0 ] || grep -E "FAILED|Failure|error|Error|\[  ERROR|failed" "$out/tests.log" | tail -n 8
 done
-note "tests: $passed passed, $failed failed of ${#programs[@]} ($(elapsed))"
+note "tests: $passed passed, $failed failed, $cut cut of ${#programs[@]} ($(elapsed))"
 
-# 2. compute-sanitizer, quick sizes
+# 2. compute-sanitizer, quick sizes; summaries in sanitizer.log
 if [ -n "$sanitizers" ] && command -v compute-sanitizer >/dev/null; then
   : > "$out/sanitizer.log"
+  start=$(date +%s)
   for tool in ${sanitizers//,/ }; do
-    bad=0
+    bad=0 ran=0
     extra=(); [ "$tool" = racecheck ] && extra=(--racecheck-report all)
-    for name in "${programs[@]}"; do
+    for name in "${san_programs[@]}"; do
       [ "$name" = gpu_stress ] && [ "$tool" != memcheck ] && continue  # threads x 30 s
+      budget=$(left "$start" "$limit_san")
+      if [ "$budget" -le 5 ]; then echo "   $tool $name: CUT (phase limit)"; continue; fi
+      ran=$((ran + 1))
       echo "=== $tool $name" >> "$out/sanitizer.log"
-      if ! TCS_TEST_QUICK=1 compute-sanitizer --tool "$tool" "${extra[@]}" --error-exitcode 99 \
-           --print-limit 20 "$stage/bin/$name" < /dev/null > "$out/san-one.log" 2>&1; then
+      if ! TCS_TEST_QUICK=1 timeout "$budget" compute-sanitizer --tool "$tool" "${extra[@]}" \
+           --error-exitcode 99 --print-limit 20 "$stage/bin/$name" < /dev/null > /tmp/san-one.log 2>&1; then
         bad=$((bad + 1)); status=1
         echo "-- $tool: $name"
         grep -E "ERROR SUMMARY|RACECHECK SUMMARY|Invalid|out of bounds|Uninitialized|hazard|FAILED|Barrier" \
-          "$out/san-one.log" | head -n 12
+          /tmp/san-one.log | head -n 12
+        tail -n 40 /tmp/san-one.log >> "$out/sanitizer.log"
       fi
-      grep -E "ERROR SUMMARY|RACECHECK SUMMARY" "$out/san-one.log" | sed "s/^/   [$name] /" >> "$out/sanitizer.log"
+      grep -E "ERROR SUMMARY|RACECHECK SUMMARY" /tmp/san-one.log | sed "s/^/   [$name] /" >> "$out/sanitizer.log"
     done
-    note "compute-sanitizer $tool: ${#programs[@]} programs, $bad with errors ($(elapsed))"
+    note "compute-sanitizer $tool: $ran programs, $bad with errors ($(elapsed))"
   done
-  rm -f "$out/san-one.log"
 fi
 
 # 3. the cuSPARSE swap-in: programs written against cuSPARSE, linked to the shim, run
@@ -115,10 +145,13 @@ fi
 shim=$(ls "$stage"/lib/libtcsparse_cusparse.so.*.*.* 2>/dev/null | head -n 1)
 if [ -n "$shim" ] && [ -x "$stage/bin/interleaved_cusparse" ]; then
   ok=0 bad=0
+  : > "$out/swapin.log"; : > /tmp/swapin-one.log
   run_one() {  # name, then the command
     local name=$1; shift
-    if "$@" > "$out/$name.log" 2>&1 < /dev/null; then ok=$((ok + 1)); echo "   $name: passed"
-    else bad=$((bad + 1)); status=1; echo "   $name: FAILED"; tail -n 15 "$out/$name.log"; fi
+    echo "=== $name" >> "$out/swapin.log"
+    if timeout 120 "$@" >> /tmp/swapin-one.log 2>&1 < /dev/null; then ok=$((ok + 1)); echo "   $name: passed"
+    else bad=$((bad + 1)); status=1; echo "   $name: FAILED"; tail -n 15 /tmp/swapin-one.log; fi
+    cat /tmp/swapin-one.log >> "$out/swapin.log"; : > /tmp/swapin-one.log
   }
   run_one swapin_interleaved "$stage/bin/swapin_interleaved"
   run_one interleaved_cusparse "$stage/bin/interleaved_cusparse"
@@ -135,25 +168,32 @@ fi
 
 # 4. Fortran
 if [ -x "$stage/bin/tcs_fortran_test" ]; then
-  if "$stage/bin/tcs_fortran_test" > "$out/fortran.log" 2>&1; then note "fortran test: passed"
-  else note "fortran test: FAILED"; status=1; tail -n 10 "$out/fortran.log"; fi
+  if timeout 120 "$stage/bin/tcs_fortran_test" > /tmp/fortran.log 2>&1; then note "fortran test: passed"
+  else note "fortran test: FAILED"; status=1; tail -n 10 /tmp/fortran.log; fi
 fi
 
-# 5. benchmark
+# 5. benchmark: one run per filter (bench-<i>.json), within the phase's limit
 if [ "$bench" = 1 ] && [ -x "$stage/bin/tcs_bench" ]; then
-  bargs=(--benchmark_out="$out/bench.json" --benchmark_out_format=json)
-  [ -n "$bench_filter" ] && bargs+=(--benchmark_filter="$bench_filter")
-  if [ "$full_bench" = 1 ] || [ -n "$bench_filter" ]; then
-    "$stage/bin/tcs_bench" "${bargs[@]}" > "$out/bench.log" 2>&1 || status=1
-  else
-    TCS_BENCH_QUICK=1 "$stage/bin/tcs_bench" "${bargs[@]}" > "$out/bench.log" 2>&1 || status=1
-  fi
-  if python3 scripts/perf_report.py "$out/bench.json" --out /tmp/tcs-perf > "$out/perf.log" 2>&1; then
-    note "bench: done ($(elapsed))"
-    grep -E "geomean|Geomean|GEOMEAN" "$out/perf.log" | head -n 16
-  else
-    note "bench: report FAILED"; tail -n 20 "$out/perf.log"
-  fi
+  start=$(date +%s)
+  [ ${#bench_filters[@]} -gt 0 ] || bench_filters=("")
+  i=0
+  for filter in "${bench_filters[@]}"; do
+    i=$((i + 1))
+    budget=$(left "$start" "$limit_bench")
+    if [ "$budget" -le 5 ]; then note "bench $i: CUT (phase limit)"; continue; fi
+    bargs=(--benchmark_out="$out/bench-$i.json" --benchmark_out_format=json)
+    [ -n "$filter" ] && bargs+=(--benchmark_filter="$filter")
+    if [ "$full_bench" = 1 ] || [ -n "$filter" ]; then
+      timeout "$budget" "$stage/bin/tcs_bench" "${bargs[@]}" > /tmp/bench.log 2>&1; rc=$?
+    else
+      TCS_BENCH_QUICK=1 timeout "$budget" "$stage/bin/tcs_bench" "${bargs[@]}" > /tmp/bench.log 2>&1; rc=$?
+    fi
+    [ $rc = 0 ] || { status=1; note "bench $i: exit $rc (124: cut by the phase limit)"; tail -n 5 /tmp/bench.log; }
+    if [ -s "$out/bench-$i.json" ] && python3 scripts/perf_report.py "$out/bench-$i.json" --out /tmp/tcs-perf-$i > /tmp/perf.log 2>&1; then
+      note "bench $i: done ($(elapsed))"
+      grep -E "geomean|Geomean|GEOMEAN" /tmp/perf.log | head -n 16
+    fi
+  done
 fi
 
 echo
