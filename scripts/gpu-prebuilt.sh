@@ -41,7 +41,8 @@ shift
 # compute-sanitizer; default: the same), --sanitizers LIST (default memcheck), --no-bench,
 # --bench-filter REGEX (repeatable: one benchmark run and one bench-<i>.json each),
 # --full-bench, --limit-tests S / --limit-sanitizer S / --limit-bench S (seconds for each
-# phase; what a phase has not finished by then is reported as cut).
+# phase, the benchmark's shared fairly among its filters; what a phase has not finished
+# by then is reported as cut).
 tests_regex="" san_regex="" sanitizers=memcheck bench=1 full_bench=0 bench_filters=()
 limit_tests=1200 limit_san=1200 limit_bench=1200
 while [ $# -gt 0 ]; do
@@ -179,7 +180,8 @@ if [ "$bench" = 1 ] && [ -x "$stage/bin/tcs_bench" ]; then
   i=0
   for filter in "${bench_filters[@]}"; do
     i=$((i + 1))
-    budget=$(left "$start" "$limit_bench")
+    # A fair share of what is left, so that a slow filter cannot starve the later ones.
+    budget=$(( $(left "$start" "$limit_bench") / (${#bench_filters[@]} - i + 1) ))
     if [ "$budget" -le 5 ]; then note "bench $i: CUT (phase limit)"; continue; fi
     bargs=(--benchmark_out="$out/bench-$i.json" --benchmark_out_format=json)
     [ -n "$filter" ] && bargs+=(--benchmark_filter="$filter")
