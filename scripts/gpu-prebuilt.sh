@@ -150,7 +150,7 @@ if [ -n "$shim" ] && [ -x "$stage/bin/interleaved_cusparse" ]; then
   run_one() {  # name, then the command
     local name=$1; shift
     echo "=== $name" >> "$out/swapin.log"
-    if timeout 120 "$@" >> /tmp/swapin-one.log 2>&1 < /dev/null; then ok=$((ok + 1)); echo "   $name: passed"
+    if timeout 60 "$@" >> /tmp/swapin-one.log 2>&1 < /dev/null; then ok=$((ok + 1)); echo "   $name: passed"
     else bad=$((bad + 1)); status=1; echo "   $name: FAILED"; tail -n 15 /tmp/swapin-one.log; fi
     cat /tmp/swapin-one.log >> "$out/swapin.log"; : > /tmp/swapin-one.log
   }
