@@ -31,6 +31,10 @@ if [ "${1:-}" = stage ]; then
     case "$f" in *_emulated) continue ;; esac  # CPU emulation, not a GPU program
     [ -f "$f" ] && [ -x "$f" ] && cp "$f" "$stage/bin/"
   done
+  # Google Benchmark as this machine's package built it (the GPU machine may lack it).
+  if [ -x "$stage/bin/tcs_bench" ]; then
+    ldd "$stage/bin/tcs_bench" | awk '/libbenchmark/ {print $3}' | xargs -r cp -L -t "$stage/lib/"
+  fi
   du -sh "$stage"; ls "$stage/bin"
   exit 0
 fi

@@ -298,11 +298,16 @@ int main(void) {
         free(y);
     }
 
-    /* ---- forwarded: the lower triangle of A solved with SpSV ---- */
+    /* ---- forwarded: the lower triangle of A solved with SpSV ----
+     * On a descriptor of its own over A's arrays: the real cuSPARSE refuses SpMM on a
+     * matrix that carries triangular attributes, so a program keeps them apart. */
+    cusparseSpMatDescr_t mat_l;
+    CU(cusparseCreateCsr(&mat_l, n, n, nnz, d_rp, d_ci, d_val, CUSPARSE_INDEX_32I,
+                         CUSPARSE_INDEX_32I, CUSPARSE_INDEX_BASE_ZERO, CUDA_R_64F));
     cusparseFillMode_t fill = CUSPARSE_FILL_MODE_LOWER;
     cusparseDiagType_t diag = CUSPARSE_DIAG_TYPE_NON_UNIT;
-    CU(cusparseSpMatSetAttribute(mat_a, CUSPARSE_SPMAT_FILL_MODE, &fill, sizeof fill));
-    CU(cusparseSpMatSetAttribute(mat_a, CUSPARSE_SPMAT_DIAG_TYPE, &diag, sizeof diag));
+    CU(cusparseSpMatSetAttribute(mat_l, CUSPARSE_SPMAT_FILL_MODE, &fill, sizeof fill));
+    CU(cusparseSpMatSetAttribute(mat_l, CUSPARSE_SPMAT_DIAG_TYPE, &diag, sizeof diag));
     double* d_rhs = (double*)to_device(rhs, (size_t)n * sizeof(double));
     double* d_z = (double*)to_device(NULL, (size_t)n * sizeof(double));
     cusparseDnVecDescr_t vec_rhs, vec_z;
@@ -310,12 +315,12 @@ int main(void) {
     CU(cusparseCreateDnVec(&vec_z, n, d_z, CUDA_R_64F));
     cusparseSpSVDescr_t spsv;
     CU(cusparseSpSV_createDescr(&spsv));
-    CU(cusparseSpSV_bufferSize(h, CUSPARSE_OPERATION_NON_TRANSPOSE, &one, mat_a, vec_rhs, vec_z,
+    CU(cusparseSpSV_bufferSize(h, CUSPARSE_OPERATION_NON_TRANSPOSE, &one, mat_l, vec_rhs, vec_z,
                                CUDA_R_64F, CUSPARSE_SPSV_ALG_DEFAULT, spsv, &bytes));
     void* spsv_buffer = to_device(NULL, bytes);
-    CU(cusparseSpSV_analysis(h, CUSPARSE_OPERATION_NON_TRANSPOSE, &one, mat_a, vec_rhs, vec_z,
+    CU(cusparseSpSV_analysis(h, CUSPARSE_OPERATION_NON_TRANSPOSE, &one, mat_l, vec_rhs, vec_z,
                              CUDA_R_64F, CUSPARSE_SPSV_ALG_DEFAULT, spsv, spsv_buffer));
-    CU(cusparseSpSV_solve(h, CUSPARSE_OPERATION_NON_TRANSPOSE, &one, mat_a, vec_rhs, vec_z,
+    CU(cusparseSpSV_solve(h, CUSPARSE_OPERATION_NON_TRANSPOSE, &one, mat_l, vec_rhs, vec_z,
                           CUDA_R_64F, CUSPARSE_SPSV_ALG_DEFAULT, spsv));
     {
         double* z = (double*)from_device(d_z, (size_t)n * sizeof(double));
@@ -554,6 +559,7 @@ int main(void) {
     CU(cusparseDestroySpMat(mat_coo));
     CU(cusparseDestroyDnVec(vec_x));
     CU(cusparseDestroyDnVec(vec_y));
+    CU(cusparseDestroySpMat(mat_l));
     CU(cusparseDestroySpMat(mat_a));
     CU(cusparseDestroySpVec(sorted_values));
     CU(cusparseDestroyDnVec(unsorted_values));
