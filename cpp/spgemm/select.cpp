@@ -14,12 +14,13 @@
 namespace tcs::spgemm {
 namespace {
 
-// Below this mean row length (nnz / rows) of A or of B, hash without sampling (the
-// issue's definition of blocky, docs/algorithms/spgemm-tiles.md: no suite matrix below
-// it has 16 entries per tile except nos3).
-constexpr double kMinRowLength = 25.0;
-// Tiles when the sampled entries per nonempty tile reach this in A and in B.
-constexpr double kMinTileDensity = 16.0;
+// Below this mean row length (nnz / rows) of A or of B, hash without sampling; from this
+// many sampled entries per nonempty tile in A and in B, tiles. Both from the H100's
+// times of every algorithm forced (docs/algorithms/spgemm-tiles.md, "The default"):
+// tiles on tensor cores won from 24 entries per tile up and lost or barely won at 15-16,
+// and the band of width 25 (mean row 24.99) is among the largest wins.
+constexpr double kMinRowLength = 20.0;
+constexpr double kMinTileDensity = 20.0;
 // Panels sampled per matrix.
 constexpr int kSamplePanels = 256;
 
