@@ -26,4 +26,6 @@ if [ "${count:-0}" -eq 0 ]; then
   echo "no tests were found" >&2
   exit 1
 fi
-ctest --test-dir "$build" --output-on-failure -j "$jobs"
+# The `emulation` label (a GPU test run whole on the CPU's SIMT emulation) takes tens of
+# minutes: `ctest -L emulation` runs it on purpose.
+ctest --test-dir "$build" --output-on-failure -j "$jobs" -LE emulation
