@@ -594,6 +594,32 @@ static int is_matrix_file(const char* name) {
            (n > 7 && strcmp(name + n - 7, ".mtx.gz") == 0);
 }
 
+/* The folder iterator the GPU tests use: every real matrix of the folder in turn, valid,
+ * the complex one skipped and still counted in `index`; a missing folder refuses to open. */
+static void test_mm_folder(void** state) {
+    (void)state;
+    tcst_mm_folder f;
+    assert_int_not_equal(tcst_mm_folder_open(&f, "/nonexistent/tcs-matrices"), 0);
+    if (tcst_mm_folder_open(&f, NULL) != 0) {
+        print_message("no matrix directory %s (set TCS_MATRIX_DIR): skipped\n", f.folder);
+        skip();
+    }
+    int matrices = 0, got;
+    char err[512] = "", msg[256] = "";
+    tcst_csr m;
+    while ((got = tcst_mm_folder_next(&f, 3, &m, err, sizeof err)) != 0) {
+        if (got < 0) fail_msg("%s", err);
+        if (tcst_csr_check(&m, 1, msg, sizeof msg) != 0) fail_msg("%s: %s", f.name, msg);
+        assert_true(strstr(f.name, ".mtx") != NULL);
+        tcst_csr_free(&m);
+        ++matrices;
+    }
+    const int files = f.index;
+    tcst_mm_folder_close(&f);
+    print_message("%d matrices of %d Matrix Market files\n", matrices, files);
+    assert_true(matrices > 0 && matrices <= files);
+}
+
 static void test_mm_collection(void** state) {
     (void)state;
     const char* dir = tcst_matrix_dir();
@@ -890,6 +916,7 @@ int main(void) {
         cmocka_unit_test(test_mm_rejections),
         cmocka_unit_test(test_mm_gzip),
         cmocka_unit_test(test_mm_collection),
+        cmocka_unit_test(test_mm_folder),
         cmocka_unit_test(test_gen_stencil),
         cmocka_unit_test(test_gen_banded),
         cmocka_unit_test(test_gen_uniform),

@@ -31,7 +31,6 @@
 
 #include <cuda_runtime_api.h>
 
-#include <dirent.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -610,34 +609,24 @@ static void test_generators(void** state) {
     }
 }
 
-static int ends_with(const char* s, const char* suffix) {
-    const size_t n = strlen(s), k = strlen(suffix);
-    return n >= k && strcmp(s + n - k, suffix) == 0;
-}
-
 /* Every Matrix Market file: A*A (A*A^T when rectangular) with TILE_TC in a type that
  * changes from file to file, and the pattern must equal the hash algorithm's. */
 static void test_matrix_market(void** state) {
     (void)state;
-    const char* dir = tcst_matrix_dir();
-    DIR* d = opendir(dir);
-    if (d == NULL) {
-        printf("gpu_spgemm_tiles: no matrix directory %s: skipped\n", dir);
+    tcst_mm_folder folder;
+    if (tcst_mm_folder_open(&folder, NULL) != 0) {
+        printf("gpu_spgemm_tiles: no matrix directory %s: skipped\n", folder.folder);
         skip();
     }
-    int done = 0, index = 0;
-    struct dirent* entry;
-    while ((entry = readdir(d)) != NULL) {
-        if (!ends_with(entry->d_name, ".mtx") && !ends_with(entry->d_name, ".mtx.gz")) continue;
-        ++index;
-        char path[1024], err[256] = "";
-        snprintf(path, sizeof path, "%s/%s", dir, entry->d_name);
-        tcst_csr a;
-        if (tcst_mm_read(path, seed + (uint64_t)index, &a, err, sizeof err) != 0) {
-            if (strstr(err, "complex") != NULL) continue;
-            closedir(d);
+    int done = 0, got;
+    char err[256] = "";
+    tcst_csr a;
+    while ((got = tcst_mm_folder_next(&folder, seed, &a, err, sizeof err)) != 0) {
+        if (got < 0) {
+            tcst_mm_folder_close(&folder);
             fail_msg("%s", err);
         }
+        const int index = folder.index;
         if (quick && a.nnz > 60000) {
             tcst_csr_free(&a);
             continue;
@@ -651,25 +640,25 @@ static void test_matrix_market(void** state) {
         o.a_base = (index >> 1) & 1;
         o.c_base = (index >> 2) & 1;
         o.device_scalars = index % 5 == 0;
-        result tiles = product(entry->d_name, &a, a.rows == a.cols ? NULL : &b, &o);
+        result tiles = product(folder.name, &a, a.rows == a.cols ? NULL : &b, &o);
         teardown(NULL);
         /* The hash algorithm's pattern, fp32, same bases. */
         options h = o;
         h.alg = TCS_SPGEMM_ALG_HASH;
         h.type = F32;
-        result hashed = product(entry->d_name, &a, a.rows == a.cols ? NULL : &b, &h);
+        result hashed = product(folder.name, &a, a.rows == a.cols ? NULL : &b, &h);
         teardown(NULL);
         assert_int_equal(tiles.nnz, hashed.nnz);
         if (memcmp(tiles.rp, hashed.rp, (size_t)(tiles.rows + 1) * sizeof(int)) != 0 ||
             memcmp(tiles.ci, hashed.ci, (size_t)tiles.nnz * sizeof(int)) != 0)
-            fail_msg("%s: the tile pattern differs from the hash algorithm's", entry->d_name);
+            fail_msg("%s: the tile pattern differs from the hash algorithm's", folder.name);
         result_free(&tiles);
         result_free(&hashed);
         tcst_csr_free(&a);
         tcst_csr_free(&b);
         ++done;
     }
-    closedir(d);
+    tcst_mm_folder_close(&folder);
     printf("gpu_spgemm_tiles: %d Matrix Market files checked\n", done);
     assert_true(done > 0);
 }

@@ -4,6 +4,7 @@
 #include "internal.h"
 
 #include <ctype.h>
+#include <dirent.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -342,4 +343,31 @@ int tcst_mm_read(const char* path, uint64_t pattern_seed, tcst_csr* out, char* e
                            path);
     }
     return 0;
+}
+
+int tcst_mm_folder_open(tcst_mm_folder* f, const char* folder) {
+    memset(f, 0, sizeof *f);
+    snprintf(f->folder, sizeof f->folder, "%s", folder != NULL ? folder : tcst_matrix_dir());
+    f->dir = opendir(f->folder);
+    return f->dir != NULL ? 0 : -1;
+}
+
+int tcst_mm_folder_next(tcst_mm_folder* f, uint64_t seed, tcst_csr* out, char* err, size_t errlen) {
+    if (f->dir == NULL) return 0;
+    struct dirent* e;
+    while ((e = readdir((DIR*)f->dir)) != NULL) {
+        if (!ends_with(e->d_name, ".mtx") && !ends_with(e->d_name, ".mtx.gz")) continue;
+        ++f->index;
+        snprintf(f->name, sizeof f->name, "%s", e->d_name);
+        char path[1024];
+        snprintf(path, sizeof path, "%s/%s", f->folder, e->d_name);
+        if (tcst_mm_read(path, seed + (uint64_t)f->index, out, err, errlen) == 0) return 1;
+        if (strstr(err, "complex") == NULL) return -1;
+    }
+    return 0;
+}
+
+void tcst_mm_folder_close(tcst_mm_folder* f) {
+    if (f->dir != NULL) closedir((DIR*)f->dir);
+    f->dir = NULL;
 }

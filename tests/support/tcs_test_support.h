@@ -68,6 +68,22 @@ int tcst_mm_read(const char* path, uint64_t pattern_seed, tcst_csr* out, char* e
  * compile-time default TCS_DEFAULT_MATRIX_DIR. */
 const char* tcst_matrix_dir(void);
 
+/* The Matrix Market files (.mtx, .mtx.gz) of a folder, one after the other in the
+ * folder's order. `index` counts the files seen (complex ones too) from 1; `name` is the
+ * current file's name. */
+typedef struct {
+    void* dir;
+    char folder[512];
+    int index;
+    char name[256];
+} tcst_mm_folder;
+/* Opens `folder` (tcst_matrix_dir() when NULL). Returns 0 on success. */
+int tcst_mm_folder_open(tcst_mm_folder* f, const char* folder);
+/* Reads the next file into *out, pattern values from seed + its index, complex files
+ * skipped. Returns 1 with a matrix, 0 after the last file, -1 on a read error (err). */
+int tcst_mm_folder_next(tcst_mm_folder* f, uint64_t seed, tcst_csr* out, char* err, size_t errlen);
+void tcst_mm_folder_close(tcst_mm_folder* f);
+
 /* ---- Generators (values uniform in [-1,1) from seed; columns sorted) ---- */
 /* 3D 27-point stencil on nx*ny*nz nodes with dof unknowns per node (dof 1 or 3). */
 int tcst_gen_stencil27(int nx, int ny, int nz, int dof, uint64_t seed, tcst_csr* out);
