@@ -29,4 +29,5 @@ if(CMAKE_SYSTEM_NAME STREQUAL "Linux")  # ucontext fibers
   target_compile_options(blocks_emulation PRIVATE -Wno-unknown-pragmas -Wno-unused-but-set-variable)
   add_test(NAME blocks_emulation COMMAND blocks_emulation)
   set_tests_properties(blocks_emulation PROPERTIES LABELS host TIMEOUT 1500)
+  tcs_emulation_asan_test(blocks_emulation)
 endif()

@@ -303,21 +303,9 @@ static double seconds_now(void) {
     return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
 }
 
-/* Corrupts one or two of m's offsets or columns (values too are fair game). */
+/* Corrupts one or two of m's offsets or columns. */
 static void corrupt(raw_csr* m, tcst_rng* rng) {
-    const int count = 1 + (int)tcst_rng_below(rng, 2);
-    for (int k = 0; k < count; ++k) {
-        if (tcst_rng_below(rng, 2) == 0) {
-            const int64_t i = (int64_t)tcst_rng_below(rng, (uint64_t)m->rows + 1);
-            m->rp[i] = tcst_rng_below(rng, 3) == 0
-                           ? (int64_t)tcst_rng_below(rng, (uint64_t)m->nnz * 4) - m->nnz
-                           : m->rp[i] + (int64_t)tcst_rng_below(rng, 41) - 20;
-        } else {
-            const int64_t j = (int64_t)tcst_rng_below(rng, (uint64_t)m->nnz);
-            m->ci[j] = tcst_rng_below(rng, 4) == 0 ? (int64_t)(tcst_rng_next(rng) >> 33) * (tcst_rng_below(rng, 2) ? 1 : -1)
-                                                   : (int64_t)tcst_rng_below(rng, (uint64_t)m->cols * 3) - m->cols;
-        }
-    }
+    tcst_corrupt_structure(m->rp, m->rows, m->ci, m->nnz, m->cols, rng);
 }
 
 typedef struct {
@@ -338,7 +326,7 @@ static tcsStatus_t timed(tcsStatus_t st, double t0, outcome* o) {
 }
 
 static void spgemm_on(const device_raw* a, const device_raw* b, int64_t rows, int64_t cols,
-                      outcome* o) {
+                      tcsSpGEMMAlg_t alg, outcome* o) {
     const double one = 1.0, zero = 0.0;
     const tcsOperation_t n = TCS_OPERATION_NON_TRANSPOSE;
     guarded rp = guarded_alloc((size_t)(rows + 1) * sizeof(int));
@@ -349,18 +337,18 @@ static void spgemm_on(const device_raw* a, const device_raw* b, int64_t rows, in
     assert_ok(tcsSpGEMM_createDescr(&g));
     size_t s1 = 0, s2 = 0;
     assert_ok(tcsSpGEMM_workEstimation(handle, n, n, &one, a->descr, b->descr, &zero, c, CUDA_R_64F,
-                                       TCS_SPGEMM_ALG_HASH, g, &s1, NULL));
+                                       alg, g, &s1, NULL));
     guarded b1 = guarded_alloc(s1), b2 = {NULL, 0}, ci = {NULL, 0}, val = {NULL, 0};
     double t0 = seconds_now();
     if (timed(tcsSpGEMM_workEstimation(handle, n, n, &one, a->descr, b->descr, &zero, c, CUDA_R_64F,
-                                       TCS_SPGEMM_ALG_HASH, g, &s1, inside(&b1)),
+                                       alg, g, &s1, inside(&b1)),
               t0, o) == TCS_STATUS_SUCCESS) {
         assert_ok(tcsSpGEMM_compute(handle, n, n, &one, a->descr, b->descr, &zero, c, CUDA_R_64F,
-                                    TCS_SPGEMM_ALG_HASH, g, &s2, NULL));
+                                    alg, g, &s2, NULL));
         b2 = guarded_alloc(s2);
         t0 = seconds_now();
         timed(tcsSpGEMM_compute(handle, n, n, &one, a->descr, b->descr, &zero, c, CUDA_R_64F,
-                                TCS_SPGEMM_ALG_HASH, g, &s2, inside(&b2)),
+                                alg, g, &s2, inside(&b2)),
               t0, o);
         int64_t r, k, nnz;
         assert_ok(tcsSpMatGetSize(c, &r, &k, &nnz));
@@ -370,13 +358,13 @@ static void spgemm_on(const device_raw* a, const device_raw* b, int64_t rows, in
             assert_ok(tcsCsrSetPointers(c, inside(&rp), nnz ? inside(&ci) : NULL, nnz ? inside(&val) : NULL));
             t0 = seconds_now();
             timed(tcsSpGEMM_copy(handle, n, n, &one, a->descr, b->descr, &zero, c, CUDA_R_64F,
-                                 TCS_SPGEMM_ALG_HASH, g),
+                                 alg, g),
                   t0, o);
         }
     }
     const guarded* all[] = {&rp, &b1, &b2, &ci, &val};
     for (int i = 0; i < 5; ++i)
-        if (all[i]->base != NULL && !guards_intact(all[i])) fail_msg("SpGEMM wrote past output %d", i);
+        if (all[i]->base != NULL && !guards_intact(all[i])) fail_msg("SpGEMM (alg %d) wrote past output %d", (int)alg, i);
     for (int i = 0; i < 5; ++i)
         if (all[i]->base != NULL) guarded_free((guarded*)all[i]);
     tcsSpGEMM_destroyDescr(g);
@@ -417,8 +405,9 @@ static void spmm_on(const device_raw* a, int64_t rows, int64_t cols, tcsOperatio
     cudaFree(bd);
 }
 
-/* 200 corrupt inputs per index base (40 quick), checking off: hash SpGEMM (A or B
- * corrupt) and CSR SpMM (every algorithm, opA N and T, n = 1, 8, 33) on each. */
+/* 200 corrupt inputs per index base (40 quick), checking off: SpGEMM (A or B corrupt;
+ * hash, both tile algorithms and DEFAULT in turn) and SpMM (every CSR algorithm with opA
+ * N and T, the tensor-core blocks with opA N; n = 1, 8, 33) on each. */
 static void test_products_on_corrupt_data(void** state) {
     (void)state;
     tcst_rng rng;
@@ -427,7 +416,10 @@ static void test_products_on_corrupt_data(void** state) {
     assert_int_equal(tcst_gen_rmat(quick ? 8 : 10, 8, 0.57, 0.19, 0.19, seed + 3, &a), 0);
     outcome o = {0, 0, 0, 0.0};
     const int rounds = quick ? 40 : 200;
-    const tcsSpMMAlg_t algs[] = {TCS_SPMM_ALG_DEFAULT, TCS_SPMM_CSR_ROWSPLIT, TCS_SPMM_CSR_MERGE};
+    const tcsSpMMAlg_t algs[] = {TCS_SPMM_ALG_DEFAULT, TCS_SPMM_CSR_ROWSPLIT, TCS_SPMM_CSR_MERGE,
+                                 TCS_SPMM_BSR_TC};
+    const tcsSpGEMMAlg_t spgemm_algs[] = {TCS_SPGEMM_ALG_HASH, TCS_SPGEMM_ALG_TILE,
+                                          TCS_SPGEMM_ALG_TILE_TC, TCS_SPGEMM_DEFAULT};
     const int64_t widths[] = {1, 8, 33};
     for (int base = 0; base < 2; ++base)
         for (int t = 0; t < rounds; ++t) {
@@ -435,12 +427,15 @@ static void test_products_on_corrupt_data(void** state) {
             raw_csr bad = raw_from(&a, base, 0, 0, CUDA_R_64F);
             corrupt(&bad, &rng);
             device_raw dg = upload(&good), db = upload(&bad);
+            const tcsSpGEMMAlg_t ga = spgemm_algs[(t / 2) % 4];
             if (t % 2 == 0)
-                spgemm_on(&db, &dg, a.rows, a.cols, &o);
+                spgemm_on(&db, &dg, a.rows, a.cols, ga, &o);
             else
-                spgemm_on(&dg, &db, a.rows, a.cols, &o);
-            spmm_on(&db, a.rows, a.cols, (tcsOperation_t)(t % 3 == 0), widths[t % 3], algs[(t / 3) % 3],
-                    &rng, &o);
+                spgemm_on(&dg, &db, a.rows, a.cols, ga, &o);
+            const tcsSpMMAlg_t ma = algs[(t / 3) % 4];
+            const tcsOperation_t op = ma == TCS_SPMM_BSR_TC ? TCS_OPERATION_NON_TRANSPOSE
+                                                            : (tcsOperation_t)(t % 3 == 0);
+            spmm_on(&db, a.rows, a.cols, op, widths[t % 3], ma, &rng, &o);
             device_free(&dg), device_free(&db);
             raw_free(&good), raw_free(&bad);
         }

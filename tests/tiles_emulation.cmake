@@ -24,6 +24,7 @@ if(CMAKE_SYSTEM_NAME STREQUAL "Linux")
   target_compile_options(tiles_emulation PRIVATE -Wno-unknown-pragmas -Wno-unused-but-set-variable)
   add_test(NAME tiles_emulation COMMAND tiles_emulation)
   set_tests_properties(tiles_emulation PROPERTIES LABELS host TIMEOUT 900)
+  tcs_emulation_asan_test(tiles_emulation)
 endif()
 
 # gpu_spgemm_tiles_emulated: the GPU test gpu_spgemm_tiles.c itself, through the public

@@ -5,6 +5,8 @@
 #include "core/error.hpp"
 #include "core/kernel_launch.hpp"
 
+#include <cub/device/device_scan.cuh>
+
 #include <climits>
 #include <cstdint>
 
@@ -21,10 +23,41 @@ struct csr_pattern {
     std::int64_t rows;
     int base;
     int panels;
+    int nnz;
+    int last_column;  // cols - 1
 };
 
 csr_pattern pattern_of(const csr_view& m) {
-    return {m.row_ptr, m.col_idx, m.rows, m.base, panels_of(m.rows)};
+    return {m.row_ptr, m.col_idx, m.rows, m.base, panels_of(m.rows), int(m.nnz), int(m.cols) - 1};
+}
+
+__device__ int clamp_to(int x, int lo, int hi) { return x < lo ? lo : x > hi ? hi : x; }
+
+// The row's entries [begin, end) as its group of kTileDim lanes (one per row of the
+// panel) bounds them, the way docs/validation.md promises for every product: offsets
+// clamped to [0, nnz], and each row starting where the rows above it in the panel end
+// (a running maximum over the group), so that the panel's rows never overlap and its
+// entries, packed, stay inside the panel's [first, last) range of A. Valid offsets are
+// their own running maximum: nothing changes. Every lane of the warp must call this.
+__device__ int2 panel_row_range(const csr_pattern& m, std::int64_t row) {
+    const int r = int(threadIdx.x) % kTileDim;
+    int b = 0, e = 0;
+    if (row < m.rows) {
+        b = clamp_to(m.rp[row] - m.base, 0, m.nnz);
+        e = clamp_to(m.rp[row + 1] - m.base, 0, m.nnz);
+    }
+    // Rows past the matrix end where the last row does (e = b = its end below).
+    int reach = max(b, e);
+#pragma unroll
+    for (int s = 1; s < kTileDim; s *= 2) {
+        const int o = __shfl_up_sync(kFull, reach, s, kTileDim);
+        if (r >= s) reach = max(reach, o);
+    }
+    int above = __shfl_up_sync(kFull, reach, 1, kTileDim);
+    const int first = __shfl_sync(kFull, b, 0, kTileDim);
+    if (r == 0) above = first;
+    if (row >= m.rows) return make_int2(above, above);
+    return make_int2(above, max(above, reach));
 }
 
 // One row of a panel as its lane walks it, tile column after tile column.
@@ -36,15 +69,17 @@ struct row_cursor {
     bool sorted = true;
     int next = kNoTile;      // the smallest tile column not taken yet
 
-    __device__ int column(int e) const { return ci[e] - base; }
+    int last_column = 0;
+    __device__ int column(int e) const { return clamp_to(ci[e] - base, 0, last_column); }
 
+    // Every lane of the warp calls this (panel_row_range).
     __device__ void open(const csr_pattern& m, std::int64_t row) {
         ci = m.ci;
         base = m.base;
-        if (row < m.rows) {
-            begin = m.rp[row] - base;
-            end = m.rp[row + 1] - base;
-        }
+        last_column = m.last_column;
+        const int2 range = panel_row_range(m, row);
+        begin = range.x;
+        end = range.y;
         int previous = INT_MIN, low = kNoTile;
         for (int e = begin; e < end; ++e) {
             const int c = column(e);
@@ -112,11 +147,16 @@ __device__ std::uint64_t group_or(std::uint64_t v) {
 // column; on_tile(tile column, its bitmap, the lane's row cursor, where the row's entries
 // of the tile start) runs on every lane of the group. Every lane of the warp must call
 // this (the groups' collectives are warp-wide).
-template <class OnTile>
-__device__ void walk_panel(const csr_pattern& m, long long panel, OnTile on_tile) {
+// on_open(the lane's row cursor), if given, runs on every lane once the rows are open.
+struct no_open {
+    __device__ void operator()(const row_cursor&) const {}
+};
+template <class OnTile, class OnOpen = no_open>
+__device__ void walk_panel(const csr_pattern& m, long long panel, OnTile on_tile, OnOpen on_open = {}) {
     const int r = int(threadIdx.x) % kTileDim;
     row_cursor row;
     row.open(m, panel * kTileDim + r);
+    on_open(row);
     for (;;) {
         const int tile = group_min(row.next);
         if (__all_sync(kFull, tile == kNoTile)) break;
@@ -144,24 +184,30 @@ __global__ void __launch_bounds__(kThreads)
     const long long panel = group_index();
     if (panel - int(threadIdx.x) % 32 / kTileDim >= m.panels) return;
     const int r = int(threadIdx.x) % kTileDim;
-    // The panel's values take the packed positions of its CSR entries.
-    int offset = panel < m.panels ? m.rp[panel * kTileDim] - m.base : 0;
+    // The panel's values take the packed positions of its CSR entries: [first, last),
+    // the bounded rows' range (panel_row_range), broadcast from its first and last row.
+    int first = 0, last = 0;
+    // ptr is a saturating scan (tile_offsets): a panel of corrupt rows may count more
+    // tiles than it has slots, and writes only those it has.
     int t = panel < m.panels ? ptr[panel] : 0;
+    const int t_end = panel < m.panels ? ptr[panel + 1] : 0;
+    int offset = 0;
     walk_panel(m, panel, [&](int tile, std::uint64_t bits, const row_cursor& row, int from) {
-        if (r == 0) tiles[t] = bitmap_tile{bits, tile, offset};
+        if (r == 0 && t < t_end) tiles[t] = bitmap_tile{bits, tile, offset};
         row.for_each_entry(tile, from, [&](int e, int c) {
             source[offset + rank_below(bits, tile_bit(r, c))] = e;
         });
         offset += __popcll(bits);
         ++t;
+    }, [&](const row_cursor& row) {
+        first = __shfl_sync(kFull, row.begin, 0, kTileDim);
+        last = __shfl_sync(kFull, row.end, kTileDim - 1, kTileDim);
+        offset = first;
     });
     // Duplicate entries (not allowed, as in cuSPARSE) share a bit and leave packed
     // positions at the panel's end that no tile reads: they still get a valid source.
-    if (panel < m.panels) {
-        const long long last = (panel + 1) * kTileDim < m.rows ? (panel + 1) * kTileDim : m.rows;
-        const int end = m.rp[last] - m.base, first = m.rp[panel * kTileDim] - m.base;
-        for (int i = offset + r; i < end; i += kTileDim) source[i] = first;
-    }
+    if (panel < m.panels)
+        for (int i = offset + r; i < last; i += kTileDim) source[i] = first;
 }
 
 // Group g of the grid samples panel g * stride.
@@ -200,6 +246,32 @@ void count_tiles(const csr_view& m, int* count, cudaStream_t stream) {
     const csr_pattern p = pattern_of(m);
     if (p.panels == 0) return;
     launch("tiles: count", count_kernel, grid_for_groups(p.panels), kThreads, 0, stream, p, count);
+}
+
+namespace {
+struct saturating_add {
+    int cap;
+    __host__ __device__ int operator()(int a, int b) const {
+        const long long sum = static_cast<long long>(a) + b;
+        return sum < cap ? static_cast<int>(sum) : cap;
+    }
+};
+int cap_of(std::int64_t capacity) { return capacity < INT_MAX ? int(capacity) : INT_MAX; }
+}  // namespace
+
+std::size_t tile_offsets_scratch(int items) {
+    std::size_t bytes = 0;
+    check_cuda(cub::DeviceScan::ExclusiveScan(nullptr, bytes, static_cast<int*>(nullptr),
+                                              static_cast<int*>(nullptr), saturating_add{INT_MAX}, 0, items),
+               "tiles: offsets scratch size");
+    return bytes;
+}
+
+void tile_offsets(int* counts, int items, std::int64_t capacity, void* scratch, std::size_t scratch_bytes,
+                  cudaStream_t stream) {
+    check_cuda(cub::DeviceScan::ExclusiveScan(scratch, scratch_bytes, counts, counts,
+                                              saturating_add{cap_of(capacity)}, 0, items, stream),
+               "tiles: tile offsets");
 }
 
 void fill_tiles(const csr_view& m, const int* ptr, bitmap_tile* tiles, int* source,

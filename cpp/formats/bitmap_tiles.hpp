@@ -111,8 +111,17 @@ __host__ __device__ inline int scalar_products(std::uint64_t a, std::uint64_t b)
 // count[p] = the tiles of panel p, for every panel of m (panels_of(m.rows) ints).
 void count_tiles(const csr_view& m, int* count, cudaStream_t stream);
 
-// Fills the tiles of m: panel p's tiles go to tiles[ptr[p] ...] (ptr: the exclusive scan
-// of count_tiles, panels + 1 ints), and source[i] = the CSR entry (0-based) whose value
+// In place, counts (items ints, the last one 0) -> their exclusive scan, saturating at
+// `capacity` (the tiles the caller's array holds, max_tiles): valid matrices never reach
+// it; corrupt offsets, which can make panels overlap and count more tiles than entries,
+// then still leave every panel's range inside the array. scratch: tile_offsets_scratch
+// bytes.
+std::size_t tile_offsets_scratch(int items);
+void tile_offsets(int* counts, int items, std::int64_t capacity, void* scratch, std::size_t scratch_bytes,
+                  cudaStream_t stream);
+
+// Fills the tiles of m: panel p's tiles go to tiles[ptr[p] .. ptr[p + 1]) (ptr: from
+// tile_offsets, panels + 1 ints), and source[i] = the CSR entry (0-based) whose value
 // goes to packed position i (nnz ints).
 void fill_tiles(const csr_view& m, const int* ptr, bitmap_tile* tiles, int* source,
                 cudaStream_t stream);

@@ -88,6 +88,9 @@ struct row_cursor {
             return;
         }
         entry = ascending || ranked == nullptr ? taken : ranked[r.start + taken];
+        // Rows of corrupt offsets can overlap and overwrite each other's ranks: an entry
+        // stays inside its row whatever the slot holds (valid rows never meet this).
+        entry = entry < 0 ? 0 : entry >= r.length ? r.length - 1 : entry;
         column = r.column(entry);
     }
 };
@@ -116,13 +119,16 @@ __global__ void __launch_bounds__(kThreads)
         }
         cur.advance();
         const int first = Build ? d.group_start[w] : 0;
+        // The window's blocks as counted: the build writes no more (rows of corrupt
+        // offsets that overlap can change each other's ranks between count and build).
+        const int limit = Build ? d.group_start[w + 1] : 0;
         unsigned mask = 0;
         int distinct = 0;
         for (;;) {
             const int c = __reduce_min_sync(kFull, cur.column);
             if (c == INT_MAX) break;
             const bool has = cur.column == c;
-            if (Build) {
+            if (Build && first + distinct / kGroupColumns < limit) {
                 const int slot = distinct % kGroupColumns;
                 const int g = first + distinct / kGroupColumns;
                 if (lane == 0) d.cols[std::int64_t(g) * kGroupColumns + slot] = c;
@@ -144,10 +150,15 @@ __global__ void __launch_bounds__(kThreads)
         }
         if (Build) {
             const int used = distinct % kGroupColumns;
-            if (used != 0) {
+            if (used != 0 && first + distinct / kGroupColumns < limit) {
                 const std::int64_t g = first + distinct / kGroupColumns;
                 d.masks[g * kWindowRows + lane] = std::uint16_t(mask);
                 if (lane >= used && lane < kGroupColumns) d.cols[g * kGroupColumns + lane] = -1;
+            }
+            // Blocks counted but not met again (corrupt structure only): empty, padding.
+            for (std::int64_t g = first + (distinct + kGroupColumns - 1) / kGroupColumns; g < limit; ++g) {
+                d.masks[g * kWindowRows + lane] = 0;
+                if (lane < kGroupColumns) d.cols[g * kGroupColumns + lane] = -1;
             }
         } else if (lane == 0) {
             const int g = (distinct + kGroupColumns - 1) / kGroupColumns;

@@ -15,6 +15,8 @@
 // counts against a CPU count of the same format (natural and signature order), the
 // reorder knob, and duplicate entries detected.
 #include "core/device.hpp"
+#include "core/error.hpp"
+#include "guarded.hpp"
 #include "simt.hpp"
 #include "spmm/blocks/blocks_spmm.hpp"
 #include "spmm/csr/csr_spmm.hpp"
@@ -745,10 +747,79 @@ bool check_duplicates(const tcs::device_info& dev) {
 
 }  // namespace
 
+// ---- corrupt structure, validation off (docs/validation.md) -----------------------
+
+// A (CSR, or BSR of 2 x 2 blocks) with one or two offsets or columns corrupted: the
+// preprocess and the product run, or refuse (tcs::error), and write nothing outside C
+// and the buffer.
+bool corrupt_once(const tcst_csr& m, config c, tcst_rng* rng, const tcs::device_info& dev, int& refused) {
+    operand_a A = make_a(m, c);
+    const std::int64_t rows = c.bsr ? A.bsr.brows : m.rows, entries = c.bsr ? A.bsr.bnnz : m.nnz;
+    const std::int64_t cols = c.bsr ? A.bsr.bcols : m.cols;
+    std::vector<std::int64_t> rp64(A.rp.begin(), A.rp.begin() + rows + 1), ci64(A.ci.begin(), A.ci.begin() + entries);
+    tcst_corrupt_structure(rp64.data(), rows, ci64.data(), entries, cols, rng);
+    for (std::size_t i = 0; i < rp64.size(); ++i) A.rp[i] = int(rp64[i]);
+    for (std::size_t e = 0; e < ci64.size(); ++e) A.ci[e] = int(ci64[e]);
+    const std::size_t bytes = bytes_of(c.type);
+    std::vector<unsigned char> b(std::size_t(m.cols * c.n) * bytes);
+    for (std::size_t i = 0; i < std::size_t(m.cols * c.n); ++i) put(b.data(), i, c.type, 0.25 * double(i % 7) - 0.5);
+    tcst::guarded out(std::size_t(m.rows * c.n) * bytes);
+    tcs::spmm::problem p;
+    if (c.bsr) {
+        p.a_is_bsr = true;
+        p.bsr = A.bsr;
+    } else {
+        p.a = A.csr;
+    }
+    p.b = {m.cols, c.n, c.n, b.data(), c.type, true};
+    p.c = {m.rows, c.n, c.n, out.get(), c.type, true};
+    const bool dbl = c.type == value_type::f64;
+    const double one = 1.0, zero = 0.0;
+    const float one_f = 1.0f, zero_f = 0.0f;
+    p.compute = dbl ? value_type::f64 : value_type::f32;
+    p.alpha = {dbl ? static_cast<const void*>(&one) : &one_f, false, p.compute};
+    p.beta = {dbl ? static_cast<const void*>(&zero) : &zero_f, false, p.compute};
+    p.alg = tcs::spmm::algorithm::blocks;
+    p.device = &dev;
+    std::unique_ptr<tcst::guarded> work;
+    try {
+        work = std::make_unique<tcst::guarded>(tcs::spmm::blocks::buffer_size(p));
+        (void)tcs::spmm::blocks::preprocess(p, work->get());
+        tcs::spmm::blocks::run(p, work->get(), true);
+    } catch (const tcs::error&) {
+        ++refused;
+    }
+    CHECK(out.intact() && (work == nullptr || work->intact()), "corrupt %s A (%s, n %lld): a write past C or the buffer",
+          c.bsr ? "BSR" : "CSR", c.name, (long long)c.n);
+    return true;
+}
+
+void corrupt_suite(const tcs::device_info& dev, int rounds) {
+    tcst_csr m = generated(tcst_gen_rmat(7, 6, 0.57, 0.19, 0.19, seed + 11, &m), m);
+    tcst_rng rng;
+    tcst_rng_seed(&rng, seed + 12);
+    const value_type types[] = {value_type::f64, value_type::f16, value_type::f32, value_type::bf16};
+    const char* names[] = {"fp64", "fp16", "fp32", "bf16"};
+    int refused = 0;
+    for (int t = 0; t < rounds; ++t) {
+        config c;
+        c.name = names[t % 4];
+        c.type = c.c_type = types[t % 4];
+        c.n = t % 3 == 0 ? 1 : t % 3 == 1 ? 8 : 33;
+        c.base = (t / 4) % 2;
+        c.bsr = (t / 8) % 2 == 1;
+        c.rbs = c.cbs = 2;
+        corrupt_once(m, c, &rng, dev, refused);
+    }
+    std::printf("  %d products on corrupt A (CSR and BSR): %d refused, none wrote outside C or its buffer\n",
+                rounds, refused);
+    tcst_csr_free(&m);
+}
+
 int main(int argc, char** argv) {
     const char* env = std::getenv("TCST_SEED");
     seed = env != nullptr ? std::strtoull(env, nullptr, 10) : tcst_fresh_seed();
-    if (argc > 1) seed = std::strtoull(argv[1], nullptr, 10);
+    if (argc > 1 && std::strcmp(argv[1], "-") != 0) seed = std::strtoull(argv[1], nullptr, 10);
     std::printf("blocks_emulation: seed %llu (TCST_SEED=%llu reproduces)\n", (unsigned long long)seed,
                 (unsigned long long)seed);
     tcs::device_info h100;
@@ -758,8 +829,13 @@ int main(int argc, char** argv) {
     h100.smem_per_sm = 233472;
     h100.l2_bytes = 50u << 20;
     h100.max_threads_per_sm = 2048;
-    run_suite(h100);
-    check_duplicates(h100);
+    // A second argument "corrupt" runs only the corrupt-input suite.
+    if (argc <= 2 || std::strcmp(argv[2], "corrupt") != 0) {
+        run_suite(h100);
+        check_duplicates(h100);
+    }
+    std::printf("corrupt structure, validation off:\n");
+    corrupt_suite(h100, 64);
     emu::print_launches();
     if (failures != 0) {
         std::printf("blocks_emulation: %d FAILED\n", failures);

@@ -45,6 +45,12 @@ uint64_t tcst_rng_next(tcst_rng* r);
 double tcst_rng_uniform(tcst_rng* r);          /* [0, 1) */
 double tcst_rng_symmetric(tcst_rng* r);        /* [-1, 1) */
 uint64_t tcst_rng_below(tcst_rng* r, uint64_t n); /* uniform in [0, n), unbiased; 0 if n == 0 */
+/* Corrupts one or two entries of a CSR structure (offsets with their base, rows + 1;
+ * columns, nnz; both as int64): an offset moved far (past nnz, negative) or a little
+ * (backwards against its neighbours), or a column moved anywhere in 32 bits or near the
+ * matrix's range. Often still valid, often not (corrupt.c). */
+void tcst_corrupt_structure(int64_t* row_ptr, int64_t rows, int64_t* col_idx, int64_t nnz, int64_t cols,
+                            tcst_rng* rng);
 /* A seed from the clock and the process id, printed by tests so a failure can be
  * reproduced with TCST_SEED=<value> in the environment (which it then returns). */
 uint64_t tcst_fresh_seed(void);

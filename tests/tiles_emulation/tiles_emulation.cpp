@@ -9,8 +9,10 @@
 // error bounded by the magnitude of the products), and every product is computed twice
 // with different thread interleavings, which must give bitwise the same C.
 #include "core/device.hpp"
+#include "core/error.hpp"
 #include "simt.hpp"
 #include "spgemm/plan.hpp"
+#include "guarded.hpp"
 #include "tcs_test_support.h"
 
 #include <cuda_bf16.h>
@@ -424,10 +426,84 @@ void run_suite(const tcs::device_info& dev, const char* label) {
     }
 }
 
+// ---- corrupt structure, validation off (docs/validation.md) -----------------------
+
+// A or B with one or two offsets or columns corrupted: the whole protocol runs, or a
+// stage refuses (tcs::error); nothing is written outside C's arrays and the buffers.
+bool corrupt_once(const tcst_csr& m, bool corrupt_a, bool tensor_cores, value_type type, int base,
+                  tcst_rng* rng, const tcs::device_info& dev, int& refused) {
+    std::vector<std::int64_t> rp64(m.row_ptr, m.row_ptr + m.rows + 1), ci64(m.col_idx, m.col_idx + m.nnz);
+    tcst_corrupt_structure(rp64.data(), m.rows, ci64.data(), m.nnz, m.cols, rng);
+    operand good(m, base, type), bad(m, base, type);
+    for (std::size_t i = 0; i < rp64.size(); ++i) bad.rp[i] = int(rp64[i]) + base;
+    for (std::size_t e = 0; e < ci64.size(); ++e) bad.ci[e] = int(ci64[e]) + base;
+    problem p;
+    p.a = corrupt_a ? bad.view : good.view;
+    p.b = corrupt_a ? good.view : bad.view;
+    p.compute = type == value_type::f64 ? value_type::f64 : value_type::f32;
+    p.device = &dev;
+    auto plan = tcs::spgemm::make_tile_plan(tensor_cores);
+    std::vector<std::unique_ptr<tcst::guarded>> outs;
+    try {
+        outs.push_back(std::make_unique<tcst::guarded>(plan->buffer1_size(p)));
+        plan->work_estimation(p, outs.back()->get());
+        void* b1 = outs.back()->get();
+        outs.push_back(std::make_unique<tcst::guarded>(plan->buffer2_size(p)));
+        void* b2 = outs.back()->get();
+        plan->compute(p, b1, b2);
+        const std::int64_t nnz = plan->nnz_c();
+        CHECK(nnz >= 0 && nnz <= m.rows * m.cols, "corrupt input: nnz(C) = %lld", (long long)nnz);
+        outs.push_back(std::make_unique<tcst::guarded>((std::size_t(m.rows) + 1) * 4));
+        int* rp = static_cast<int*>(outs.back()->get());
+        outs.push_back(std::make_unique<tcst::guarded>(std::size_t(nnz) * 4));
+        int* ci = static_cast<int*>(outs.back()->get());
+        outs.push_back(std::make_unique<tcst::guarded>(std::size_t(nnz) * tcs::size_of(type)));
+        void* val = outs.back()->get();
+        const double one = 1.0, zero = 0.0;
+        const float one_f = 1.0f, zero_f = 0.0f;
+        const bool dbl = p.compute == value_type::f64;
+        tcs::scalar_arg alpha, beta;
+        alpha.ptr = dbl ? static_cast<const void*>(&one) : &one_f;
+        beta.ptr = dbl ? static_cast<const void*>(&zero) : &zero_f;
+        alpha.type = beta.type = p.compute;
+        tcs::csr_out c;
+        c.rows = m.rows;
+        c.cols = m.cols;
+        c.nnz = nnz;
+        c.row_ptr = rp;
+        c.col_idx = nnz > 0 ? ci : nullptr;
+        c.values = nnz > 0 ? val : nullptr;
+        c.type = type;
+        plan->copy(p, b1, b2, alpha, beta, c);
+    } catch (const tcs::error&) {
+        ++refused;
+    }
+    for (std::size_t i = 0; i < outs.size(); ++i)
+        CHECK(outs[i]->intact(), "corrupt %s (%s, %s): a write past output %zu", corrupt_a ? "A" : "B",
+              tensor_cores ? "TC" : "CUDA cores", type_name(type), i);
+    return true;
+}
+
+void corrupt_suite(const tcs::device_info& dev, int rounds) {
+    tcst_csr m;
+    if (tcst_gen_rmat(7, 6, 0.57, 0.19, 0.19, base_seed + 11, &m) != 0) std::abort();
+    tcst_rng rng;
+    tcst_rng_seed(&rng, base_seed + 12);
+    const value_type types[] = {value_type::f64, value_type::f32, value_type::f16, value_type::bf16};
+    int refused = 0;
+    for (int t = 0; t < rounds; ++t)
+        corrupt_once(m, t % 2 == 0, (t / 2) % 2 == 0, types[(t / 4) % 4], (t / 16) % 2, &rng, dev, refused);
+    std::printf("  %d products on corrupt A or B: %d refused, none wrote outside its outputs\n", rounds,
+                refused);
+    tcst_csr_free(&m);
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
-    base_seed = argc > 1 ? std::strtoull(argv[1], nullptr, 10) : tcst_fresh_seed();
+    // argv[1]: the seed ("-" or none: a fresh one, or TCST_SEED's).
+    base_seed = argc > 1 && std::strcmp(argv[1], "-") != 0 ? std::strtoull(argv[1], nullptr, 10)
+                                                             : tcst_fresh_seed();
     std::printf("tiles_emulation: seed %llu\n", (unsigned long long)base_seed);
     tcs::device_info h100;
     h100.sm_count = 132;  // few panels: each is split into segments
@@ -436,10 +512,15 @@ int main(int argc, char** argv) {
     h100.smem_per_sm = 233472;
     h100.l2_bytes = 50u << 20;
     h100.max_threads_per_sm = 2048;
-    run_suite(h100, "H100-like, panels split");
-    tcs::device_info one = h100;
-    one.sm_count = 0;  // one segment per panel
-    run_suite(one, "one segment per panel");
+    // A second argument "corrupt" runs only the corrupt-input suite.
+    if (argc <= 2 || std::strcmp(argv[2], "corrupt") != 0) {
+        run_suite(h100, "H100-like, panels split");
+        tcs::device_info one = h100;
+        one.sm_count = 0;  // one segment per panel
+        run_suite(one, "one segment per panel");
+    }
+    std::printf("corrupt structure, validation off:\n");
+    corrupt_suite(h100, 64);
     std::printf("kernels launched:\n");
     emu::print_launches();
     if (failures != 0) {

@@ -63,6 +63,7 @@ struct buffer1 {
     stats* st = nullptr;
     int* ptr = nullptr;  // a_panels (+ b_panels) + 1
     formats::bitmap_tile* tiles = nullptr;
+    std::int64_t tile_capacity = 0;
     int* source_a = nullptr;
     int* source_b = nullptr;
     int* row_off = nullptr;
@@ -91,7 +92,8 @@ buffer1 carve1(const problem& p, void* base) {
     b.row_off = cv.take<int>(std::size_t(p.a.rows) + 1);
     b.segments = segments_for(b.a_panels, *p.device);
     b.checkpoints = cv.take<checkpoint>(std::size_t(b.a_panels) * std::size_t(b.segments - 1));
-    b.scan_size = std::max(scan_bytes(b.ptr_count()), scan_bytes(int(p.a.rows) + 1));
+    b.tile_capacity = tiles;
+    b.scan_size = std::max(formats::tile_offsets_scratch(b.ptr_count()), scan_bytes(int(p.a.rows) + 1));
     b.scan = cv.take<unsigned char>(b.scan_size);
     b.bytes = cv.bytes();
     return b;
@@ -160,16 +162,14 @@ public:
                    "tile SpGEMM: clear tile counts");
         formats::count_tiles(p.a, b.ptr, s);
         if (!b.shared) formats::count_tiles(p.b, b.ptr + b.a_panels, s);
-        std::size_t scan_size = b.scan_size;
-        check_cuda(cub::DeviceScan::ExclusiveSum(b.scan, scan_size, b.ptr, b.ptr, b.ptr_count(), s),
-                   "tile SpGEMM: tile offsets");
+        formats::tile_offsets(b.ptr, b.ptr_count(), b.tile_capacity, b.scan, b.scan_size, s);
         formats::fill_tiles(p.a, b.ptr, b.tiles, b.source_a, s);
         if (!b.shared) formats::fill_tiles(p.b, b.ptr + b.a_panels, b.tiles, b.source_b, s);
 
         const int m = int(p.a.rows);
         check_cuda(cudaMemsetAsync(b.row_off + m, 0, sizeof(int), s), "tile SpGEMM: clear offsets");
         structure(operands_of(p, b), b.row_off, b.st, s);
-        scan_size = b.scan_size;
+        std::size_t scan_size = b.scan_size;
         check_cuda(cub::DeviceScan::ExclusiveSum(b.scan, scan_size, b.row_off, b.row_off, m + 1, s),
                    "tile SpGEMM: row offsets");
         stats read{};

@@ -137,6 +137,8 @@ void analyse(const problem& p, const shape& s, const carved& b) {
     if (p.a_is_bsr) {
         formats::bsr_rows rows;
         rows.rows = int(s.m);
+        rows.block_columns = int(p.bsr.bcols);
+        rows.blocks = int(p.bsr.bnnz);
         rows.block_row_ptr = p.bsr.row_ptr;
         rows.block_col_idx = p.bsr.col_idx;
         rows.rbs = int(p.bsr.rbs);
@@ -147,6 +149,8 @@ void analyse(const problem& p, const shape& s, const carved& b) {
     } else {
         formats::csr_rows rows;
         rows.rows = int(s.m);
+        rows.columns = int(s.k);
+        rows.nnz = int(s.entries);
         rows.row_ptr = p.a.row_ptr;
         rows.col_idx = p.a.col_idx;
         rows.base = p.a.base;

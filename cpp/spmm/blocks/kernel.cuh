@@ -115,6 +115,9 @@ __global__ void __launch_bounds__(kThreads) blocks_kernel(const kernel_args<type
     using Acc = typename P::acc;
     using shape = tile_shape<P, T>;
     constexpr unsigned kFull = 0xffffffffu;
+    // A format that did not fit its capacity was not built (only corrupt structure gets
+    // here with TCS_SPMM_BSR_TC): C stays as it was rather than reading a stale format.
+    if (a.summary->overflow) return;
     unsigned char* smem = dynamic_smem<unsigned char>();
     const int tid = threadIdx.x, warp = tid >> 5, lane = tid & 31;
     const int w = a.schedule[blockIdx.x / a.slices];
