@@ -13,9 +13,12 @@
 # and prints a short summary last. Logs and JSON go to $OUT (default: gpu-check-out/).
 #
 # Usage: scripts/gpu-check.sh [--skip-build] [--no-sanitizer] [--sanitizers LIST] [--no-bench]
+#                             [--sanitizer-jobs N] [--limit-sanitizer S]
 #                             [--full-bench] [--sweep] [--tests REGEX] [--bench-filter REGEX]
 #   --sanitizers: comma-separated compute-sanitizer tools (default
 #                 memcheck,racecheck,initcheck,synccheck)
+#   --sanitizer-jobs N: runs at once (default 4); --limit-sanitizer S: seconds for the
+#                 whole sanitizer phase (default 1800), what it has not run reported cut
 set -u
 cd "$(dirname "$0")/.."
 root=$(pwd)
@@ -24,12 +27,15 @@ mkdir -p "$out"
 build=${TCS_GPU_BUILD:-build-gpu}
 
 skip_build=0 sanitizer=1 bench=1 full_bench=0 sweep=0 tests_regex="" bench_filter=""
+san_jobs=4 san_limit=1800
 sanitizers=memcheck,racecheck,initcheck,synccheck
 while [ $# -gt 0 ]; do
   case "$1" in
     --skip-build) skip_build=1 ;;
     --no-sanitizer) sanitizer=0 ;;
     --sanitizers) sanitizers=$2; shift ;;
+    --sanitizer-jobs) san_jobs=$2; shift ;;
+    --limit-sanitizer) san_limit=$2; shift ;;
     --no-bench) bench=0 ;;
     --full-bench) full_bench=1 ;;
     --sweep) sweep=1 ;;
@@ -99,7 +105,7 @@ skipped_list=$(sed -n '/The following tests did not run/,/^$/p' "$out/ctest.log"
 note "ctest: ${total_line:-no summary} (gpu-labelled: $gpu_skipped, skipped: $skipped_list)"
 [ "$skipped_list" = 0 ] || { note "ctest: GPU tests SKIPPED on a GPU machine"; status=1; }
 
-# 4. compute-sanitizer on the GPU tests, with the tests' quick sizes, one tool at a time
+# 4. compute-sanitizer on the GPU tests, with the tests' quick sizes (scripts/sanitize.sh)
 if [ "$sanitizer" = 1 ] && command -v compute-sanitizer >/dev/null; then
   ctest --test-dir "$build" -N -L gpu --show-only=json-v1 > "$out/gputests.json" 2>/dev/null
   python3 - "$out/gputests.json" "$tests_regex" > "$out/gputests.txt" <<'PY'
@@ -116,28 +122,9 @@ for t in tests:
         continue
     print(t["name"] + "\t" + " ".join(shlex.quote(c) for c in cmd))
 PY
-  : > "$out/sanitizer.log"
-  for tool in ${sanitizers//,/ }; do
-    san_fail=0 san_run=0
-    # racecheck also reports hazards, not only errors, on its own summary line
-    extra=(); [ "$tool" = racecheck ] && extra=(--racecheck-report all)
-    while IFS=$'\t' read -r name cmd; do
-      [ -n "$name" ] || continue
-      san_run=$((san_run + 1))
-      echo "=== $tool $name" >> "$out/sanitizer.log"
-      if ! TCS_TEST_QUICK=1 eval compute-sanitizer --tool "$tool" "${extra[@]}" --error-exitcode 99 \
-           --print-limit 20 "$cmd" < /dev/null > "$out/sanitizer-one.log" 2>&1; then
-        san_fail=$((san_fail + 1)); status=1
-        echo "-- $tool: $name"
-        grep -E "ERROR SUMMARY|RACECHECK SUMMARY|Invalid|out of bounds|Uninitialized|hazard|FAILED|Barrier" \
-          "$out/sanitizer-one.log" | head -n 10
-      fi
-      grep -E "ERROR SUMMARY|RACECHECK SUMMARY" "$out/sanitizer-one.log" | sed "s/^/   [$name] /" >> "$out/sanitizer.log"
-      cat "$out/sanitizer-one.log" >> "$out/sanitizer.log"
-    done < "$out/gputests.txt"
-    note "compute-sanitizer $tool: $san_run programs, $san_fail with errors ($(elapsed))"
-  done
-  rm -f "$out/sanitizer-one.log"
+  san_out=$(scripts/sanitize.sh "$sanitizers" "$san_jobs" "$san_limit" "$out" < "$out/gputests.txt") || status=1
+  printf '%s\n' "$san_out" | grep -v '^== '
+  while IFS= read -r line; do note "${line#== }"; done < <(printf '%s\n' "$san_out" | grep '^== ')
 fi
 
 # 5. Fortran test built elsewhere (no gfortran here)

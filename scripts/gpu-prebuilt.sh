@@ -46,9 +46,10 @@ shift
 # --bench-filter REGEX (repeatable: one benchmark run and one bench-<i>.json each),
 # --full-bench, --limit-tests S / --limit-sanitizer S / --limit-bench S (seconds for each
 # phase, the benchmark's shared fairly among its filters; what a phase has not finished
-# by then is reported as cut).
+# by then is reported as cut), --sanitizer-jobs N (compute-sanitizer runs at once,
+# default 4).
 tests_regex="" san_regex="" sanitizers=memcheck bench=1 full_bench=0 bench_filters=()
-limit_tests=1200 limit_san=1200 limit_bench=1200
+limit_tests=1200 limit_san=1200 limit_bench=1200 san_jobs=4
 while [ $# -gt 0 ]; do
   case "$1" in
     --tests) tests_regex=$2; shift ;;
@@ -60,6 +61,7 @@ while [ $# -gt 0 ]; do
     --limit-tests) limit_tests=$2; shift ;;
     --limit-sanitizer) limit_san=$2; shift ;;
     --limit-bench) limit_bench=$2; shift ;;
+    --sanitizer-jobs) san_jobs=$2; shift ;;
     *) echo "unknown option $1" >&2; exit 2 ;;
   esac
   shift
@@ -118,31 +120,12 @@ for name in "${programs[@]}"; do
 done
 note "tests: $passed passed, $failed failed, $cut cut of ${#programs[@]} ($(elapsed))"
 
-# 2. compute-sanitizer, quick sizes; summaries in sanitizer.log
+# 2. compute-sanitizer, quick sizes, $san_jobs runs at a time (scripts/sanitize.sh)
 if [ -n "$sanitizers" ] && command -v compute-sanitizer >/dev/null; then
-  : > "$out/sanitizer.log"
-  start=$(date +%s)
-  for tool in ${sanitizers//,/ }; do
-    bad=0 ran=0
-    extra=(); [ "$tool" = racecheck ] && extra=(--racecheck-report all)
-    for name in "${san_programs[@]}"; do
-      [ "$name" = gpu_stress ] && [ "$tool" != memcheck ] && continue  # threads x 30 s
-      budget=$(left "$start" "$limit_san")
-      if [ "$budget" -le 5 ]; then echo "   $tool $name: CUT (phase limit)"; continue; fi
-      ran=$((ran + 1))
-      echo "=== $tool $name" >> "$out/sanitizer.log"
-      if ! TCS_TEST_QUICK=1 timeout "$budget" compute-sanitizer --tool "$tool" "${extra[@]}" \
-           --error-exitcode 99 --print-limit 20 "$stage/bin/$name" < /dev/null > /tmp/san-one.log 2>&1; then
-        bad=$((bad + 1)); status=1
-        echo "-- $tool: $name"
-        grep -E "ERROR SUMMARY|RACECHECK SUMMARY|Invalid|out of bounds|Uninitialized|hazard|FAILED|Barrier" \
-          /tmp/san-one.log | head -n 12
-        tail -n 40 /tmp/san-one.log >> "$out/sanitizer.log"
-      fi
-      grep -E "ERROR SUMMARY|RACECHECK SUMMARY" /tmp/san-one.log | sed "s/^/   [$name] /" >> "$out/sanitizer.log"
-    done
-    note "compute-sanitizer $tool: $ran programs, $bad with errors ($(elapsed))"
-  done
+  san_out=$(for name in "${san_programs[@]}"; do printf '%s\t%s\n' "$name" "$stage/bin/$name"; done |
+            scripts/sanitize.sh "$sanitizers" "$san_jobs" "$limit_san" "$out") || status=1
+  printf '%s\n' "$san_out" | grep -v '^== '
+  while IFS= read -r line; do note "${line#== }"; done < <(printf '%s\n' "$san_out" | grep '^== ')
 fi
 
 # 3. the cuSPARSE swap-in: programs written against cuSPARSE, linked to the shim, run
