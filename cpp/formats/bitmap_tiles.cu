@@ -24,7 +24,7 @@ struct csr_pattern {
 };
 
 csr_pattern pattern_of(const csr_view& m) {
-    return {m.row_ptr, m.col_idx, m.rows, m.base, panels_of(m.rows)};
+    return {offsets_as<int>(m), columns_as<int>(m), m.rows, m.base, panels_of(m.rows)};
 }
 
 // One row of a panel as its lane walks it, tile column after tile column.
