@@ -28,10 +28,12 @@
  *    (calls are then ordered by the stream). Functions taking no handle and no
  *    descriptor (tcsGetErrorName, tcsGetErrorString, tcsGetProperty) may be called from
  *    any thread at any time.
- *  - Index types: descriptors accept 16U/32I/64I like cuSPARSE; the computing
- *    functions of this version support 32-bit indices (TCS_INDEX_32I) and return
- *    TCS_STATUS_NOT_SUPPORTED for the others. (Through the cuSPARSE swap-in shim,
- *    such calls are forwarded to the real cuSPARSE: docs/forwarding.md.)
+ *  - Index types: descriptors accept 16U/32I/64I like cuSPARSE. SpMV and SpMM take a
+ *    CSR A whose row offsets and column indices are both TCS_INDEX_32I or both
+ *    TCS_INDEX_64I (cuSPARSE's combinations); other computing functions (SpGEMM, BSR
+ *    SpMM) take 32-bit indices. Every other combination (mixed widths, 16U) returns
+ *    TCS_STATUS_NOT_SUPPORTED. (Through the cuSPARSE swap-in shim, such calls are
+ *    forwarded to the real cuSPARSE: docs/forwarding.md.)
  */
 #ifndef TCSPARSE_H_
 #define TCSPARSE_H_
@@ -883,8 +885,15 @@ TCS_API tcsStatus_t tcsSpGEMMreuse_compute(tcsHandle_t handle, tcsOperation_t op
 /**
  * \defgroup tcs_spmm SpMM: C = alpha * op(A) * op(B) + beta * C, A sparse, B and C dense
  * Semantics shared by the calls:
- *  - A is CSR or BSR with 32-bit indices, op(A) is m x k, op(B) k x n, C m x n. B and C
- *    may be row- or column-major with any leading dimension.
+ *  - A is CSR or BSR, op(A) is m x k, op(B) k x n, C m x n. B and C may be row- or
+ *    column-major with any leading dimension.
+ *  - Index types: a CSR A has row offsets and column indices both TCS_INDEX_32I or both
+ *    TCS_INDEX_64I, as cuSPARSE's SpMM takes them (mixed widths and 16U: NOT_SUPPORTED);
+ *    a BSR A has 32-bit indices. The kernels read 64-bit arrays as stored (no copy)
+ *    and give bitwise the C of the same matrix with 32-bit indices. They keep rows,
+ *    columns and positions in 32 bits: a 64-bit A of 2^31 - 1 rows or columns or more,
+ *    or of 2^31 nonzeros or more, returns NOT_SUPPORTED (the swap-in shim hands it to
+ *    the real cuSPARSE).
  *  - Types (A and B / C / computeType): fp32/fp32/fp32, fp64/fp64/fp64, and fp16 or
  *    bf16 inputs with fp32 compute and C of the input type or fp32.
  *  - opA: NON_TRANSPOSE or TRANSPOSE (the block family, hence any BSR A: NON_TRANSPOSE
@@ -909,13 +918,16 @@ TCS_API tcsStatus_t tcsSpGEMMreuse_compute(tcsHandle_t handle, tcsOperation_t op
  *    NOT_SUPPORTED (a format, operation or type combination this version lacks; for the
  *    block family, a row of A holding a column twice, found by preprocess);
  *    ARCH_MISMATCH (the block family on a GPU older than sm_80); INSUFFICIENT_RESOURCES
- *    (a BSR A of 2^31 elements or more); EXECUTION_FAILED.
+ *    (a 32-bit CSR A of 2^31 - 1 rows or columns or more; a CSR or BSR A of 2^31
+ *    entries or more for the block family); EXECUTION_FAILED.
  * \{
  */
 
 /** Writes the bytes of external buffer the call needs to *bufferSize. Host only: it
  *  never waits for the GPU. The size depends on the sizes, types, operations, orders
- *  and algorithm, never on values, addresses or A's pattern. Besides what
+ *  and algorithm, never on values, addresses or A's pattern. With opA = TRANSPOSE, the
+ *  transposed copy has 32-bit indices whatever A's width, and building it from 64-bit
+ *  column indices takes 4 more bytes of scratch per nonzero. Besides what
  *  tcsSpMM_preprocess keeps, it holds, for the row-split algorithm (the CSR family's
  *  choice except for column-wise op(B) with n <= 16), a row-wise copy of a column-wise
  *  op(B) (B column-major, or row-major with opB = TRANSPOSE) of k x n elements and a
@@ -1011,7 +1023,12 @@ TCS_API tcsStatus_t tcsSpMM_getBlockCounts(tcsConstSpMatDescr_t matA, int64_t* b
  * group's kernels (row-split's one-column kernel, with whole blocks or warps for long
  * rows), buffer, preprocess contract, determinism and graph capture. Semantics shared
  * by the three calls:
- *  - A is CSR with 32-bit indices; op(A) is m x k, x has k elements and y m.
+ *  - A is CSR with row offsets and column indices both TCS_INDEX_32I or both
+ *    TCS_INDEX_64I (cuSPARSE's combinations; mixed widths and 16U: NOT_SUPPORTED);
+ *    op(A) is m x k, x has k elements and y m. 64-bit indices are read as stored and
+ *    give bitwise the y of 32-bit ones; a 64-bit A of 2^31 - 1 rows or columns or
+ *    more, or of 2^31 nonzeros or more, returns NOT_SUPPORTED (the positions are
+ *    32-bit in the kernels; the swap-in shim hands such calls to the real cuSPARSE).
  *  - Types (A and x / y / computeType): fp32/fp32/fp32, fp64/fp64/fp64, and fp16 or
  *    bf16 A and x with fp32 compute and y of the input type or fp32.
  *  - opA: NON_TRANSPOSE or TRANSPOSE; CONJUGATE_TRANSPOSE equals TRANSPOSE for real
@@ -1026,13 +1043,14 @@ TCS_API tcsStatus_t tcsSpMM_getBlockCounts(tcsConstSpMatDescr_t matA, int64_t* b
  *  - Statuses: SUCCESS; INVALID_VALUE (NULL or inconsistent arguments, enums out of
  *    range, sizes that do not match, buffer NULL when the size is > 0); NOT_SUPPORTED
  *    (a format, index type, algorithm or type combination this version lacks);
+ *    INSUFFICIENT_RESOURCES (a 32-bit A of 2^31 - 1 rows or columns or more);
  *    EXECUTION_FAILED.
  * \{
  */
 
 /** Writes the bytes of external buffer the call needs to *bufferSize (may be 0).
- *  Host only. Depends on the sizes, types, opA and algorithm, never on values or
- *  addresses. */
+ *  Host only. Depends on the sizes, types (index types included), opA and algorithm,
+ *  never on values or addresses. */
 TCS_API tcsStatus_t tcsSpMV_bufferSize(tcsHandle_t handle, tcsOperation_t opA,
                                        const void* alpha, tcsConstSpMatDescr_t matA,
                                        tcsConstDnVecDescr_t vecX, const void* beta,

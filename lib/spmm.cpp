@@ -69,7 +69,7 @@ call check_call(tcsHandle_t handle, tcsOperation_t opA, tcsOperation_t opB, cons
     if (bsr)
         check_bsr32(*a, 4, "matA");
     else
-        check_csr32(*a, 4, "matA");
+        check_csr(*a, 4, "matA");
     const tcs::spmm::algorithm family = algorithm_of(alg, bsr);
     const bool ta = is_transposed(opA), tb = is_transposed(opB);
     // cuSPARSE's rule for BSR, and the block family's: A as stored.
@@ -109,7 +109,7 @@ call check_call(tcsHandle_t handle, tcsOperation_t opA, tcsOperation_t opB, cons
          std::uint64_t(b->order), std::uint64_t(c->order), std::uint64_t(n),
          std::uint64_t(a->rows), std::uint64_t(a->cols), std::uint64_t(a->nnz),
          address_bits(a->offsets), address_bits(a->columns), std::uint64_t(a->base),
-         std::uint64_t(a->format), std::uint64_t(a->row_block), std::uint64_t(a->col_block),
+         std::uint64_t(a->offsets_type), std::uint64_t(a->format), std::uint64_t(a->row_block), std::uint64_t(a->col_block),
          std::uint64_t(a->block_order), std::uint64_t(p.tf32)});
     k_.key = key;
     return k_;

@@ -55,7 +55,7 @@ call check_call(tcsHandle_t handle, tcsOperation_t opA, const void* alpha,
     check(valid_data_type(computeType), 7, "computeType", "is not CUDA_R_32F/64F/16F/16BF");
     check_enum(alg, 8, "alg");
 
-    check_csr32(*a, 3, "matA");
+    check_csr(*a, 3, "matA");
     check_csr_algorithm(alg);
     const bool ta = opA != TCS_OPERATION_NON_TRANSPOSE;
     const std::int64_t m = ta ? a->cols : a->rows;
@@ -77,7 +77,7 @@ call check_call(tcsHandle_t handle, tcsOperation_t opA, const void* alpha,
                        std::uint64_t(x->value_type), std::uint64_t(y->value_type),
                        std::uint64_t(a->rows), std::uint64_t(a->cols), std::uint64_t(a->nnz),
                        address_bits(a->offsets), address_bits(a->columns),
-                       std::uint64_t(a->base)});
+                       std::uint64_t(a->base), std::uint64_t(a->offsets_type)});
     return k_;
 }
 

@@ -4,6 +4,8 @@
 
 #include "core/error.hpp"
 
+#include <climits>
+
 namespace tcs::api {
 
 const tcsSpMatDescr* live_sparse(tcsConstSpMatDescr_t d, int index, const char* name) {
@@ -52,13 +54,24 @@ tcs::value_type value_type_of(cudaDataType t) {
     throw tcs::error(tcs::errc::internal_error, "value type not validated");
 }
 
+tcs::index_type index_type_of(tcsIndexType_t t) {
+    switch (t) {
+    case TCS_INDEX_32I: return tcs::index_type::i32;
+    case TCS_INDEX_64I: return tcs::index_type::i64;
+    default: break;
+    }
+    throw tcs::error(tcs::errc::internal_error, "index type not validated");
+}
+
 tcs::csr_view csr_view_of(const tcsSpMatDescr& d) {
     tcs::csr_view v;
     v.rows = d.rows;
     v.cols = d.cols;
     v.nnz = d.nnz;
-    v.row_ptr = static_cast<const int*>(d.offsets);
-    v.col_idx = static_cast<const int*>(d.columns);
+    v.row_ptr = d.offsets;
+    v.col_idx = d.columns;
+    v.offsets = index_type_of(d.offsets_type);
+    v.columns = index_type_of(d.columns_type);
     v.values = d.values;
     v.type = value_type_of(d.value_type);
     v.base = d.base == TCS_INDEX_BASE_ONE ? 1 : 0;
@@ -100,12 +113,28 @@ tcs::scalar_arg scalar_of(const tcsContext& h, const void* p, cudaDataType compu
     return s;
 }
 
-void check_csr32(const tcsSpMatDescr& d, int index, const char* name) {
+void check_csr(const tcsSpMatDescr& d, int index, const char* name) {
     check(d.format == TCS_FORMAT_CSR, index, name, "must be CSR", TCS_STATUS_NOT_SUPPORTED);
-    check(d.offsets_type == TCS_INDEX_32I && d.columns_type == TCS_INDEX_32I, index, name,
-          "must have 32-bit indices (TCS_INDEX_32I)", TCS_STATUS_NOT_SUPPORTED);
+    const bool same = d.offsets_type == d.columns_type;
+    check(same && (d.offsets_type == TCS_INDEX_32I || d.offsets_type == TCS_INDEX_64I), index,
+          name,
+          "must have row offsets and column indices both TCS_INDEX_32I or both TCS_INDEX_64I",
+          TCS_STATUS_NOT_SUPPORTED);
     check(d.rows == 0 || d.offsets != nullptr, index, name,
           "has no row offsets (NULL csrRowOffsets with rows > 0)");
+    // The kernels keep rows, columns and positions in 32 bits whatever the stored width;
+    // larger 64-bit matrices are the real cuSPARSE's (the shim forwards NOT_SUPPORTED).
+    check(d.offsets_type != TCS_INDEX_64I ||
+              (d.rows < INT_MAX && d.cols < INT_MAX && d.nnz <= INT_MAX),
+          index, name,
+          "has 64-bit indices and 2^31 - 1 or more rows or columns, or 2^31 or more nonzeros",
+          TCS_STATUS_NOT_SUPPORTED);
+}
+
+void check_csr32(const tcsSpMatDescr& d, int index, const char* name) {
+    check_csr(d, index, name);
+    check(d.offsets_type == TCS_INDEX_32I, index, name,
+          "must have 32-bit indices (TCS_INDEX_32I)", TCS_STATUS_NOT_SUPPORTED);
 }
 
 void check_bsr32(const tcsSpMatDescr& d, int index, const char* name) {

@@ -80,6 +80,7 @@ static struct {
     tcsHandle_t handle; /* NULL without a GPU */
     /* SpGEMM: A (4 x 5) * B (5 x 3) = C (4 x 3); SpMM: A * Bd (5 x 2) = Cd (4 x 2). */
     tcsSpMatDescr_t a, b, c;
+    tcsSpMatDescr_t a_idx64, a_col64, a_col16;  /* 64/64, 32/64 and 32/16U offsets/columns */
     tcsSpMatDescr_t a_coo, a_bsr, a_bsr64, a_off64, a_f64, a_no_offsets, b_rows4, c_rows5, c_off64,
         c_f64;
     tcsConstSpMatDescr_t c_const;
@@ -97,15 +98,19 @@ static tcsDnVecDescr_t vector(int64_t size, cudaDataType vt) {
     return d;
 }
 
-static tcsSpMatDescr_t csr(int64_t rows, int64_t cols, int64_t nnz, void* rp, tcsIndexType_t rpt,
-                           cudaDataType vt) {
+static tcsSpMatDescr_t csr_typed(int64_t rows, int64_t cols, int64_t nnz, void* rp,
+                                 tcsIndexType_t rpt, tcsIndexType_t cit, cudaDataType vt) {
     tcsSpMatDescr_t d = NULL;
     void* ci = nnz > 0 ? CI : NULL;
     void* val = nnz > 0 ? VAL : NULL;
-    if (tcsCreateCsr(&d, rows, cols, nnz, rp, ci, val, rpt, TCS_INDEX_32I, TCS_INDEX_BASE_ZERO,
-                     vt) != OK)
+    if (tcsCreateCsr(&d, rows, cols, nnz, rp, ci, val, rpt, cit, TCS_INDEX_BASE_ZERO, vt) != OK)
         return NULL;
     return d;
+}
+
+static tcsSpMatDescr_t csr(int64_t rows, int64_t cols, int64_t nnz, void* rp, tcsIndexType_t rpt,
+                           cudaDataType vt) {
+    return csr_typed(rows, cols, nnz, rp, rpt, TCS_INDEX_32I, vt);
 }
 
 static tcsDnMatDescr_t dense(int64_t rows, int64_t cols, cudaDataType vt) {
@@ -121,6 +126,9 @@ static int create_objects(void** state) {
     fx.b = csr(5, 3, 4, RP, TCS_INDEX_32I, CUDA_R_32F);
     fx.c = csr(4, 3, 0, RP, TCS_INDEX_32I, CUDA_R_32F);
     fx.a_off64 = csr(4, 5, 6, RP, TCS_INDEX_64I, CUDA_R_32F);
+    fx.a_idx64 = csr_typed(4, 5, 6, RP, TCS_INDEX_64I, TCS_INDEX_64I, CUDA_R_32F);
+    fx.a_col64 = csr_typed(4, 5, 6, RP, TCS_INDEX_32I, TCS_INDEX_64I, CUDA_R_32F);
+    fx.a_col16 = csr_typed(4, 5, 6, RP, TCS_INDEX_32I, TCS_INDEX_16U, CUDA_R_32F);
     fx.a_f64 = csr(4, 5, 6, RP, TCS_INDEX_32I, CUDA_R_64F);
     fx.a_no_offsets = csr(4, 5, 0, NULL, TCS_INDEX_32I, CUDA_R_32F);
     fx.b_rows4 = csr(4, 3, 4, RP, TCS_INDEX_32I, CUDA_R_32F);
@@ -149,7 +157,8 @@ static int create_objects(void** state) {
     fx.x_f64 = vector(5, CUDA_R_64F);
     fx.y_f64 = vector(4, CUDA_R_64F);
     if (tcsCreateConstDnVec(&fx.y_const, 4, VAL, CUDA_R_32F) != OK) return -1;
-    const void* all[] = {fx.a,      fx.b,    fx.c,        fx.a_off64, fx.a_f64, fx.a_no_offsets,
+    const void* all[] = {fx.a,      fx.b,    fx.c,        fx.a_off64, fx.a_idx64, fx.a_col64,
+                         fx.a_col16, fx.a_f64, fx.a_no_offsets,
                          fx.b_rows4, fx.c_rows5, fx.c_off64, fx.c_f64, fx.bd,    fx.cd,
                          fx.bd_rows4, fx.cd_cols3, fx.bd_f64, fx.cd_f64, fx.x, fx.y,
                          fx.x_f64, fx.y_f64};
@@ -161,7 +170,8 @@ static int create_objects(void** state) {
 static int destroy_objects(void** state) {
     (void)state;
     tcsSpMatDescr_t sp[] = {fx.a,       fx.b,       fx.c,       fx.a_coo,  fx.a_bsr, fx.a_bsr64,
-                            fx.a_off64, fx.a_f64,   fx.a_no_offsets, fx.b_rows4,
+                            fx.a_off64, fx.a_idx64, fx.a_col64, fx.a_col16, fx.a_f64,
+                            fx.a_no_offsets, fx.b_rows4,
                             fx.c_rows5, fx.c_off64, fx.c_f64};
     for (size_t i = 0; i < sizeof sp / sizeof sp[0]; ++i) tcsDestroySpMat(sp[i]);
     tcsDestroySpMat(fx.c_const);
@@ -746,6 +756,7 @@ static void spgemm_common_cases(tcsStatus_t (*run)(const spgemm_args*), const ch
     SPGEMM(A, fx.a_coo, UNSUPPORTED);
     SPGEMM(A, fx.a_bsr, UNSUPPORTED);
     SPGEMM(A, fx.a_off64, UNSUPPORTED);
+    SPGEMM(A, fx.a_idx64, UNSUPPORTED); /* SpGEMM: 32-bit indices */
     SPGEMM(A, fx.a_no_offsets, INVALID);
     SPGEMM(A, fx.a_f64, UNSUPPORTED); /* value type differs from computeType */
     SPGEMM(B, NULL, INVALID);
@@ -893,7 +904,9 @@ static void spmm_common_cases(tcsStatus_t (*run)(const spmm_args*), const char* 
     SPMM(A, DENSE_AS_SPARSE, NOT_INIT);
     SPMM(A, fx.a_coo, UNSUPPORTED);
     SPMM(A, fx.a_bsr64, UNSUPPORTED); /* BSR with 64-bit block column indices */
-    SPMM(A, fx.a_off64, UNSUPPORTED);
+    SPMM(A, fx.a_off64, UNSUPPORTED); /* 64-bit offsets, 32-bit columns: cuSPARSE's neither */
+    SPMM(A, fx.a_col64, UNSUPPORTED);
+    SPMM(A, fx.a_col16, UNSUPPORTED);
     SPMM(A, fx.a_no_offsets, INVALID);
     SPMM(A, fx.a_f64, UNSUPPORTED); /* B is fp32 */
     SPMM(B, NULL, INVALID);
@@ -951,6 +964,7 @@ static void test_spmm_arguments(void** state) {
     /* The size query of the block family (BSR A, TCS_SPMM_BSR_TC, BSR_ALG1) is host-only
      * too: its buffer is bounded by A's sizes, never by an analysis. */
     WITH(spmm_args, ok, spmm_buffer_size, A, fx.a_bsr, OK);
+    WITH(spmm_args, ok, spmm_buffer_size, A, fx.a_idx64, OK); /* both 64-bit */
     WITH(spmm_args, ok, spmm_buffer_size, alg, TCS_SPMM_BSR_TC, OK);
     spmm_args bsr_alg1 = ok;
     bsr_alg1.A = fx.a_bsr;
@@ -1125,7 +1139,9 @@ static void spmv_common_cases(tcsStatus_t (*run)(const spmv_args*), const char* 
     SPMV(A, DENSE_AS_SPARSE, NOT_INIT);
     SPMV(A, fx.a_coo, UNSUPPORTED);
     SPMV(A, fx.a_bsr, UNSUPPORTED);
-    SPMV(A, fx.a_off64, UNSUPPORTED);
+    SPMV(A, fx.a_off64, UNSUPPORTED); /* mixed widths */
+    SPMV(A, fx.a_col64, UNSUPPORTED);
+    SPMV(A, fx.a_col16, UNSUPPORTED);
     SPMV(A, fx.a_no_offsets, INVALID);
     SPMV(A, fx.a_f64, UNSUPPORTED); /* x is fp32 */
     SPMV(X, NULL, INVALID);
@@ -1160,6 +1176,7 @@ static void test_spmv_arguments(void** state) {
      * launch kernels on the fake arrays and are only given invalid arguments. */
     spmv_common_cases(spmv_buffer_size, "tcsSpMV_bufferSize");
     BASE(spmv_args, ok, spmv_buffer_size, OK);
+    WITH(spmv_args, ok, spmv_buffer_size, A, fx.a_idx64, OK); /* both 64-bit */
     const size_t needed = size_slot;
     WITH(spmv_args, ok, spmv_buffer_size, alg, TCS_SPMV_CSR_ALG1, OK);
     WITH(spmv_args, ok, spmv_buffer_size, alg, TCS_SPMV_CSR_ALG2, OK);

@@ -27,6 +27,7 @@
 
 #include "tcs_test_support.h"
 #include "tcsparse.h"
+#include "tcst_index_types.h"
 #include "tcst_status.h"
 
 #include <cuda.h> /* types only: driver functions come from cudaGetDriverEntryPointByVersion,
@@ -362,18 +363,21 @@ typedef struct {
                                * n (fewer columns of op(B) and C) asks for */
     int plain_too;            /* also run on a buffer preprocess never saw: bitwise the
                                * same C as the first run */
+    int wide;                 /* A with TCS_INDEX_64I offsets and columns; the same call
+                               * with 32-bit indices must give bitwise the same C */
 } spmm_case;
 
 static const char* describe(const spmm_case* s, const char* what) {
     static char text[512];
     snprintf(text, sizeof text,
              "%s: %s opA=%c opB=%c B %s (pad %d, off %d) C %s (pad %d, off %d) n=%lld base=%d "
-             "alg=%d scalars on %s alpha=%g beta=%g %s (seed %llu)",
+             "alg=%d scalars on %s alpha=%g beta=%g %s%s (seed %llu)",
              what, TYPES[s->type].name, s->trans_a ? 'T' : 'N', s->trans_b ? 'T' : 'N',
              s->b_row ? "row" : "col", s->b_pad, s->b_offset, s->c_row ? "row" : "col", s->c_pad,
              s->c_offset, (long long)s->n, s->base, (int)s->alg,
              s->device_scalars ? "device" : "host", s->alpha, s->beta,
-             s->preprocess ? "preprocessed" : "not preprocessed", (unsigned long long)fx.seed);
+             s->preprocess ? "preprocessed" : "not preprocessed",
+             s->wide ? ", 64-bit indices" : "", (unsigned long long)fx.seed);
     return text;
 }
 
@@ -447,7 +451,7 @@ static void compare(const dense* c, const unsigned char* image, const double* re
 
 /* A uploaded with its values in the case's type. */
 typedef struct {
-    int *rp, *ci;
+    void *rp, *ci;
     void* val;
     tcsConstSpMatDescr_t descr;
 } device_csr;
@@ -463,14 +467,23 @@ static void* upload_values(const double* v, int64_t count, cudaDataType t) {
     return dev;
 }
 
-static void csr_upload(device_csr* d, const tcst_csr* a, int base, cudaDataType t) {
-    void* doubles = NULL;
-    assert_int_equal(tcst_csr_upload(a, base, 1, &d->rp, &d->ci, &doubles), 0);
-    tcst_device_free(doubles);
+/* wide: the indices as TCS_INDEX_64I. */
+static void csr_upload(device_csr* d, const tcst_csr* a, int base, cudaDataType t, int wide) {
+    if (wide) {
+        int64_t *rp = NULL, *ci = NULL;
+        assert_int_equal(tcst_csr_upload_indices64(a, base, &rp, &ci), 0);
+        d->rp = rp, d->ci = ci;
+    } else {
+        int *rp = NULL, *ci = NULL;
+        void* doubles = NULL;
+        assert_int_equal(tcst_csr_upload(a, base, 1, &rp, &ci, &doubles), 0);
+        tcst_device_free(doubles);
+        d->rp = rp, d->ci = ci;
+    }
     d->val = upload_values(a->val, a->nnz, t);
-    assert_ok(tcsCreateConstCsr(&d->descr, a->rows, a->cols, a->nnz, d->rp, d->ci, d->val,
-                                TCS_INDEX_32I, TCS_INDEX_32I,
-                                base ? TCS_INDEX_BASE_ONE : TCS_INDEX_BASE_ZERO, t));
+    const tcsIndexType_t it = wide ? TCS_INDEX_64I : TCS_INDEX_32I;
+    assert_ok(tcsCreateConstCsr(&d->descr, a->rows, a->cols, a->nnz, d->rp, d->ci, d->val, it,
+                                it, base ? TCS_INDEX_BASE_ONE : TCS_INDEX_BASE_ZERO, t));
 }
 
 static void csr_free(device_csr* d) {
@@ -573,7 +586,7 @@ static void check_case(const tcst_csr* a_in, const spmm_case* sc) {
     scalars s;
     tcsConstDnMatDescr_t db;
     tcsDnMatDescr_t dc;
-    csr_upload(&da, &a, sc->base, ty->ab);
+    csr_upload(&da, &a, sc->base, ty->ab, sc->wide);
     dense_make(&b, b_rows, b_cols, sc->b_row, sc->b_pad, sc->b_offset, ty->ab);
     double* bh = dense_fill_random(&b);
     dense_upload(&b);
@@ -618,6 +631,23 @@ static void check_case(const tcst_csr* a_in, const spmm_case* sc) {
     spmm_call(sc, &s, da.descr, db, dc, buffer, sc->preprocess);
     CUDA_OK(cudaMemcpy(first, c.dev, image_bytes, cudaMemcpyDeviceToHost));
     compare(&c, first, ref, mag, ty, describe(sc, "first run"));
+
+    if (sc->wide) {
+        /* The same product with 32-bit indices (its own buffer: with opA = T the sizes
+         * differ) gives bitwise the same C. */
+        device_csr narrow;
+        csr_upload(&narrow, &a, sc->base, ty->ab, 0);
+        const size_t narrow_bytes = buffer_size(sc, &s, narrow.descr, db, dc);
+        void* other = tcst_device_poisoned(narrow_bytes);
+        assert_true(narrow_bytes == 0 || other != NULL);
+        dense_upload(&c);
+        spmm_call(sc, &s, narrow.descr, db, dc, other, sc->preprocess);
+        CUDA_OK(cudaMemcpy(again, c.dev, image_bytes, cudaMemcpyDeviceToHost));
+        if (memcmp(first, again, image_bytes) != 0)
+            fail_msg("%s", describe(sc, "64-bit indices differ bitwise from 32-bit ones"));
+        csr_free(&narrow);
+        tcst_device_free(other);
+    }
 
     /* The same call again from the same C: bitwise the same result. */
     dense_upload(&c);
@@ -765,6 +795,69 @@ static void test_long_rows(void** state) {
     tcst_csr_free(&a);
 }
 
+/* 64-bit indices (TCS_INDEX_64I offsets and columns) through every kernel: all types,
+ * opA N and T, both bases, row-split (with long and very long rows), merge-path, the
+ * automatic rule (CSR-vector at small n) and the block family (TCS_SPMM_BSR_TC and
+ * DEFAULT, which read A as CSR to build their blocks), each within the reference's
+ * tolerance and bitwise equal to the same call with 32-bit indices (check_case). */
+static void test_index64(void** state) {
+    (void)state;
+    static const int64_t ns[] = {1, 8, 33};
+    static const tcsSpMMAlg_t algs[] = {TCS_SPMM_CSR_ROWSPLIT, TCS_SPMM_CSR_MERGE,
+                                        TCS_SPMM_CSR_ALG2, TCS_SPMM_ALG_DEFAULT, TCS_SPMM_BSR_TC};
+    const int type_count = (int)(sizeof TYPES / sizeof TYPES[0]);
+    tcst_csr a;
+    gen_mixed(&a, 400, 3000, 10, 0.1, 3, 2800, 0.3);
+    tcst_csr_shuffle_columns(&a, tcst_rng_next(&fx.rng));
+    int count = 0;
+    for (int type = 0; type < type_count; ++type)
+        for (int ta = 0; ta < 2; ++ta)
+            for (int ni = 0; ni < 3; ++ni)
+                for (int ai = 0; ai < 5; ++ai, ++count) {
+                    if (ta && algs[ai] == TCS_SPMM_BSR_TC) continue; /* A as stored only */
+                    if (fx.quick && count % 3 != 0) continue;
+                    spmm_case sc = plain_case(type, ns[ni], algs[ai]);
+                    sc.wide = 1;
+                    sc.trans_a = ta;
+                    sc.base = count % 2;
+                    sc.beta = (count / 2) % 2 ? 0.5 : 0.0;
+                    sc.b_row = (count / 4) % 2;
+                    sc.c_row = ni != 1;
+                    sc.device_scalars = (count / 3) % 2;
+                    sc.preprocess = (count / 5) % 2;
+                    check_case(&a, &sc);
+                }
+    tcst_csr_free(&a);
+}
+
+/* The index types of tcst_index_types.h get their statuses, with either opA. */
+static void test_index_type_statuses(void** state) {
+    (void)state;
+    void* arrays = NULL;
+    CUDA_OK(cudaMalloc(&arrays, 1024));
+    const float one = 1.0f, zero = 0.0f;
+    for (int i = 0; i < TCST_INDEX_CASES; ++i)
+        for (int ta = 0; ta < 2; ++ta) {
+            const tcst_index_case* ic = &tcst_index_cases[i];
+            const int64_t side = tcst_index_side(ic->nnz);
+            tcsConstSpMatDescr_t a = tcst_index_case_csr(ic, arrays);
+            tcsConstDnMatDescr_t b = NULL;
+            tcsDnMatDescr_t c = NULL;
+            assert_ok(tcsCreateConstDnMat(&b, side, 4, 4, arrays, CUDA_R_32F, TCS_ORDER_ROW));
+            assert_ok(tcsCreateDnMat(&c, side, 4, 4, arrays, CUDA_R_32F, TCS_ORDER_ROW));
+            size_t bytes = 0;
+            const tcsStatus_t got = tcsSpMM_bufferSize(
+                fx.handle, ta ? TCS_OPERATION_TRANSPOSE : TCS_OPERATION_NON_TRANSPOSE,
+                TCS_OPERATION_NON_TRANSPOSE, &one, a, b, &zero, c, CUDA_R_32F,
+                TCS_SPMM_ALG_DEFAULT, &bytes);
+            tcst_index_case_expect(ic, ta, got);
+            assert_ok(tcsDestroySpMat(a));
+            assert_ok(tcsDestroyDnMat(b));
+            assert_ok(tcsDestroyDnMat(c));
+        }
+    CUDA_OK(cudaFree(arrays));
+}
+
 /* A power-law graph (R-MAT): rows from empty to hundreds of entries. At n = 1 the
  * rows beyond the groups' threshold go a warp each, the longest to blocks in parts
  * (cpp/spmm/csr/single_column.cuh). */
@@ -882,7 +975,7 @@ static void captured_grids(const tcst_csr* a, int64_t n, const char* kernel,
     tcsConstDnMatDescr_t db;
     tcsDnMatDescr_t dc;
     cudaStream_t stream;
-    csr_upload(&da, a, 0, CUDA_R_32F);
+    csr_upload(&da, a, 0, CUDA_R_32F, 0);
     dense_make(&b, a->cols, n, 1, 0, 0, CUDA_R_32F);
     free(dense_fill_random(&b));
     dense_upload(&b);
@@ -1209,7 +1302,7 @@ static void test_empty_output(void** state) {
     tcst_csr a;
     gen_mixed(&a, 6, 5, 3, 0.0, 0, 0, 0.0);
     device_csr da;
-    csr_upload(&da, &a, 0, CUDA_R_32F);
+    csr_upload(&da, &a, 0, CUDA_R_32F, 0);
     float* poison = (float*)tcst_device_poisoned(64 * sizeof(float));
     assert_non_null(poison);
     const float alpha = 1.0f, beta = 0.0f;
@@ -1236,7 +1329,7 @@ static void test_empty_output(void** state) {
     tcst_csr no_rows;
     assert_int_equal(tcst_csr_alloc(&no_rows, 0, 5, 0), 0);
     device_csr dz;
-    csr_upload(&dz, &no_rows, 0, CUDA_R_32F);
+    csr_upload(&dz, &no_rows, 0, CUDA_R_32F, 0);
     tcsConstDnMatDescr_t b;
     tcsDnMatDescr_t c;
     assert_ok(tcsCreateConstDnMat(&b, 5, 4, 4, poison, CUDA_R_32F, TCS_ORDER_ROW));
@@ -1340,7 +1433,7 @@ static void test_graph_capture(void** state) {
         dense b, c;
         tcsConstDnMatDescr_t db;
         tcsDnMatDescr_t dc;
-        csr_upload(&da, &a, 1, CUDA_R_32F);
+        csr_upload(&da, &a, 1, CUDA_R_32F, 0);
         dense_make(&b, k, n, runs[r].b_row, 0, 0, CUDA_R_32F);
         double* bh = dense_fill_random(&b);
         dense_upload(&b);
@@ -1489,7 +1582,7 @@ static void large_offsets_case(int row_major, int64_t n, tcsSpMMAlg_t alg) {
             CUDA_OK(cudaMemcpy(b + at, &v, sizeof v, cudaMemcpyHostToDevice));
         }
     device_csr da;
-    csr_upload(&da, &a, 0, CUDA_R_32F);
+    csr_upload(&da, &a, 0, CUDA_R_32F, 0);
     tcsConstDnMatDescr_t db;
     tcsDnMatDescr_t dc;
     const tcsOrder_t order = row_major ? TCS_ORDER_ROW : TCS_ORDER_COL;
@@ -1584,6 +1677,8 @@ int main(void) {
         cmocka_unit_test(test_graph_capture),
         cmocka_unit_test(test_matrix_market),
         cmocka_unit_test(test_offsets_beyond_2_31),
+        cmocka_unit_test(test_index64),
+        cmocka_unit_test(test_index_type_statuses),
     };
     return cmocka_run_group_tests(tests, group_setup, group_teardown);
 }

@@ -24,6 +24,7 @@
 
 #include "tcs_test_support.h"
 #include "tcsparse.h"
+#include "tcst_index_types.h"
 #include "tcst_status.h"
 
 #include <cuda_runtime_api.h>
@@ -104,6 +105,7 @@ typedef struct {
     tcsSpMVAlg_t alg;
     int preprocess;      /* tcsSpMV_preprocess before the call */
     int misalign;        /* x and y one element past a 256-byte boundary */
+    int wide;            /* A's row offsets and columns are TCS_INDEX_64I */
 } spmv_case;
 
 static spmv_case plain_case(int type) {
@@ -118,16 +120,25 @@ static spmv_case plain_case(int type) {
 
 /* A on the device (values of type ax) and its descriptor. */
 typedef struct {
-    int *rp, *ci;
+    void *rp, *ci;
     void* val;
     tcsConstSpMatDescr_t descr;
 } device_matrix;
 
-static device_matrix upload_matrix(const tcst_csr* a, int base, cudaDataType type) {
+/* wide: the indices as TCS_INDEX_64I. */
+static device_matrix upload_matrix(const tcst_csr* a, int base, cudaDataType type, int wide) {
     device_matrix d;
-    void* unused = NULL;
-    assert_int_equal(tcst_csr_upload(a, base, 1, &d.rp, &d.ci, &unused), 0);
-    tcst_device_free(unused);
+    if (wide) {
+        int64_t *rp = NULL, *ci = NULL;
+        assert_int_equal(tcst_csr_upload_indices64(a, base, &rp, &ci), 0);
+        d.rp = rp, d.ci = ci;
+    } else {
+        int *rp = NULL, *ci = NULL;
+        void* unused = NULL;
+        assert_int_equal(tcst_csr_upload(a, base, 1, &rp, &ci, &unused), 0);
+        tcst_device_free(unused);
+        d.rp = rp, d.ci = ci;
+    }
     if (d.rp) held[n_held++] = d.rp;
     if (d.ci) held[n_held++] = d.ci;
     const size_t vs = tcst_value_size(type);
@@ -136,8 +147,8 @@ static device_matrix upload_matrix(const tcst_csr* a, int base, cudaDataType typ
     d.val = a->nnz > 0 ? device((size_t)a->nnz * vs) : NULL;
     upload(d.val, host, (size_t)a->nnz * vs);
     free(host);
-    assert_ok(tcsCreateConstCsr(&d.descr, a->rows, a->cols, a->nnz, d.rp, d.ci, d.val,
-                                TCS_INDEX_32I, TCS_INDEX_32I,
+    const tcsIndexType_t it = wide ? TCS_INDEX_64I : TCS_INDEX_32I;
+    assert_ok(tcsCreateConstCsr(&d.descr, a->rows, a->cols, a->nnz, d.rp, d.ci, d.val, it, it,
                                 base ? TCS_INDEX_BASE_ONE : TCS_INDEX_BASE_ZERO, type));
     return d;
 }
@@ -185,7 +196,7 @@ static outcome run_spmv(tcst_csr* a, const spmv_case* c, const double* x, const 
     const types_t* t = &TYPES[c->type];
     for (int64_t e = 0; e < a->nnz; ++e) a->val[e] = tcst_value_rounded(a->val[e], t->ax);
     const int64_t m = c->trans ? a->cols : a->rows, k = c->trans ? a->rows : a->cols;
-    const device_matrix d = given != NULL ? *given : upload_matrix(a, c->base, t->ax);
+    const device_matrix d = given != NULL ? *given : upload_matrix(a, c->base, t->ax, c->wide);
     const int offset = c->misalign ? 1 : 0;
     void* dx = vector_on_device(x, k, t->ax, offset);
     void* dy = vector_on_device(c->beta != 0.0 ? y0 : NULL, m, t->y, offset);
@@ -421,7 +432,7 @@ static void test_bitwise_same(void** state) {
                     }
 
             /* SpMM with B = x as a k x 1 row-major matrix: the same bits */
-            const device_matrix d = upload_matrix(&a, 0, t->ax);
+            const device_matrix d = upload_matrix(&a, 0, t->ax, 0);
             void* dx = vector_on_device(x, k, t->ax, 0);
             void* dc = device((size_t)m * tcst_value_size(t->y));
             tcsConstDnMatDescr_t b = NULL;
@@ -452,6 +463,68 @@ static void test_bitwise_same(void** state) {
     tcst_csr_free(&a);
 }
 
+/* 64-bit indices (TCS_INDEX_64I row offsets and columns): every type, both ops and
+ * both bases give bitwise the y of 32-bit indices, within the reference's tolerance.
+ * The matrix has long and very long rows, so that the long-row lists and the
+ * transposed copy's build read the 64-bit arrays too. */
+static void test_index64(void** state) {
+    (void)state;
+    tcst_csr original;
+    gen(&original, fx.quick ? 3000 : 20000, fx.quick ? 2600 : 17000, 24, 0.05, 211,
+        fx.quick ? 2500 : 16000);
+    for (int type = 0; type < TYPE_COUNT; ++type)
+        for (int trans = 0; trans < 2; ++trans)
+            for (int base = 0; base < 2; ++base) {
+                tcst_csr a;
+                assert_int_equal(tcst_csr_copy(&original, &a), 0);
+                const types_t* t = &TYPES[type];
+                spmv_case c = plain_case(type);
+                c.trans = trans;
+                c.base = base;
+                c.alpha = -1.25;
+                c.beta = (type + base) % 2 == 0 ? 0.0 : 0.75;
+                c.preprocess = (trans + base) % 2;
+                const int64_t m = trans ? a.cols : a.rows, k = trans ? a.rows : a.cols;
+                double* x = random_vector(k, t->ax);
+                double* y0 = random_vector(m, t->y);
+                outcome narrow = run_spmv(&a, &c, x, y0, NULL, NULL);
+                c.wide = 1;
+                outcome wide = run_spmv(&a, &c, x, y0, NULL, NULL);
+                check_y("64-bit indices", &a, &c, x, y0, &wide);
+                if (memcmp(narrow.raw, wide.raw, narrow.bytes) != 0)
+                    fail_msg("%s, op %s, base %d: 64-bit indices differ from 32-bit ones", t->name,
+                             trans ? "T" : "N", base);
+                outcome_free(&narrow), outcome_free(&wide);
+                free(x), free(y0);
+                tcst_csr_free(&a);
+                release_all(NULL);
+            }
+    tcst_csr_free(&original);
+}
+
+/* The index types of tcst_index_types.h get their statuses, with either opA. */
+static void test_index_type_statuses(void** state) {
+    (void)state;
+    void* arrays = device(1024);
+    const float one = 1.0f, zero = 0.0f;
+    for (int i = 0; i < TCST_INDEX_CASES; ++i)
+        for (int trans = 0; trans < 2; ++trans) {
+            const tcst_index_case* ic = &tcst_index_cases[i];
+            const int64_t side = tcst_index_side(ic->nnz);
+            tcsConstSpMatDescr_t a = tcst_index_case_csr(ic, arrays);
+            tcsConstDnVecDescr_t x = NULL;
+            tcsDnVecDescr_t y = NULL;
+            assert_ok(tcsCreateConstDnVec(&x, side, arrays, CUDA_R_32F));
+            assert_ok(tcsCreateDnVec(&y, side, arrays, CUDA_R_32F));
+            size_t bytes = 0;
+            const tcsStatus_t got = tcsSpMV_bufferSize(
+                fx.handle, trans ? TCS_OPERATION_TRANSPOSE : TCS_OPERATION_NON_TRANSPOSE, &one, a,
+                x, &zero, y, CUDA_R_32F, TCS_SPMV_ALG_DEFAULT, &bytes);
+            tcst_index_case_expect(ic, trans, got);
+            tcsDestroySpMat(a), tcsDestroyDnVec(x), tcsDestroyDnVec(y);
+        }
+}
+
 /* Preprocess once, then new values in A's array (the same pattern) and SpMV with the
  * same buffer: the analysis is reused and y follows the new values. */
 static void test_preprocess_then_new_values(void** state) {
@@ -463,7 +536,7 @@ static void test_preprocess_then_new_values(void** state) {
         spmv_case c = plain_case(type);
         c.trans = type == FP64;
         const int64_t k = c.trans ? a.rows : a.cols;
-        const device_matrix d = upload_matrix(&a, 0, t->ax);
+        const device_matrix d = upload_matrix(&a, 0, t->ax, 0);
         double* x = random_vector(k, t->ax);
         void* buffer = NULL;
         outcome o = run_spmv(&a, &c, x, NULL, &d, &buffer);
@@ -494,7 +567,7 @@ static void test_graph_capture(void** state) {
     tcst_csr a;
     gen(&a, 3000, 3000, 20, 0.05, 300, 2500);
     const types_t* t = &TYPES[FP32];
-    const device_matrix d = upload_matrix(&a, 0, t->ax);
+    const device_matrix d = upload_matrix(&a, 0, t->ax, 0);
     double* x = random_vector(a.cols, t->ax);
     void* dx = vector_on_device(x, a.cols, t->ax, 0);
     void* dy = vector_on_device(NULL, a.rows, t->y, 0);
@@ -606,6 +679,8 @@ int main(void) {
         cmocka_unit_test_teardown(test_alpha_zero_and_nan_y, release_all),
         cmocka_unit_test_teardown(test_generators, release_all),
         cmocka_unit_test_teardown(test_bitwise_same, release_all),
+        cmocka_unit_test_teardown(test_index64, release_all),
+        cmocka_unit_test_teardown(test_index_type_statuses, release_all),
         cmocka_unit_test_teardown(test_preprocess_then_new_values, release_all),
         cmocka_unit_test_teardown(test_graph_capture, release_all),
         cmocka_unit_test_teardown(test_matrix_market, release_all),

@@ -2,8 +2,11 @@
 // from the public descriptors; kernels never see a descriptor.
 #pragma once
 
+#include "core/error.hpp"
+
 #include <cuda_runtime_api.h>
 
+#include <cstddef>
 #include <cstdint>
 
 namespace tcs {
@@ -18,16 +21,49 @@ inline std::size_t size_of(value_type t) {
     }
 }
 
-// A CSR matrix with 32-bit row offsets and column indices. `base` is 0 or 1 and
-// applies to both arrays. Column indices within a row may be unsorted.
+// The width of a stored index array: int (32-bit) or std::int64_t.
+enum class index_type { i32, i64 };
+
+inline std::size_t size_of(index_type t) { return t == index_type::i64 ? 8 : 4; }
+
+// Calls f(I{}) with I the C++ type of t, std::int32_t or std::int64_t: the one switch a
+// kernel family's entry makes before its templates take over.
+template <class F> decltype(auto) with_index(index_type t, F&& f) {
+    if (t == index_type::i64) return f(std::int64_t{});
+    return f(std::int32_t{});
+}
+
+// A CSR matrix. Row offsets and column indices are arrays of `offsets` and `columns`
+// width: untyped here so that no reader takes a 64-bit array for a 32-bit one (each
+// casts after a dispatch on the width, see with_index). `base` is 0 or 1 and applies to
+// both arrays. Column indices within a row may be unsorted.
 struct csr_view {
     std::int64_t rows = 0, cols = 0, nnz = 0;
-    const int* row_ptr = nullptr;  // rows+1 entries (may be null when rows == 0 or nnz == 0 and rows == 0)
-    const int* col_idx = nullptr;  // nnz entries
-    const void* values = nullptr;  // nnz entries of `type`
+    const void* row_ptr = nullptr;  // rows+1 entries (may be null when rows == 0 or nnz == 0 and rows == 0)
+    const void* col_idx = nullptr;  // nnz entries
+    const void* values = nullptr;   // nnz entries of `type`
+    index_type offsets = index_type::i32, columns = index_type::i32;
     value_type type = value_type::f32;
     int base = 0;
+
+    // Offsets and columns of one width (the combinations the products take).
+    bool one_width() const { return offsets == columns; }
 };
+
+template <class I> constexpr index_type index_type_of() {
+    return sizeof(I) == 8 ? index_type::i64 : index_type::i32;
+}
+
+// The arrays as I, for a reader that takes one width only; internal_error when they
+// are stored with the other (the C layer lets no such call through).
+template <class I> const I* offsets_as(const csr_view& m) {
+    if (m.offsets != index_type_of<I>()) fail(errc::internal_error, "CSR row offsets of another width");
+    return static_cast<const I*>(m.row_ptr);
+}
+template <class I> const I* columns_as(const csr_view& m) {
+    if (m.columns != index_type_of<I>()) fail(errc::internal_error, "CSR column indices of another width");
+    return static_cast<const I*>(m.col_idx);
+}
 
 // A BSR matrix with 32-bit block row offsets and block column indices: brows x bcols
 // blocks of rbs x cbs scalars, bnnz of them stored, each block's rbs*cbs values in row-

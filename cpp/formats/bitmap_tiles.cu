@@ -28,7 +28,7 @@ struct csr_pattern {
 };
 
 csr_pattern pattern_of(const csr_view& m) {
-    return {m.row_ptr, m.col_idx, m.rows, m.base, panels_of(m.rows), int(m.nnz), int(m.cols) - 1};
+    return {offsets_as<int>(m), columns_as<int>(m), m.rows, m.base, panels_of(m.rows), int(m.nnz), int(m.cols) - 1};
 }
 
 __device__ int clamp_to(int x, int lo, int hi) { return x < lo ? lo : x > hi ? hi : x; }

@@ -277,6 +277,7 @@ void build_dense_blocks(const Rows& rows, const dense_blocks& d, reorder_mode mo
 }
 
 template void build_dense_blocks<csr_rows>(const csr_rows&, const dense_blocks&, reorder_mode, cudaStream_t);
+template void build_dense_blocks<csr_rows64>(const csr_rows64&, const dense_blocks&, reorder_mode, cudaStream_t);
 template void build_dense_blocks<bsr_rows>(const bsr_rows&, const dense_blocks&, reorder_mode, cudaStream_t);
 
 }  // namespace tcs::formats

@@ -77,6 +77,7 @@ void order_by_signature(const Rows& rows, const signature_scratch& s, cudaStream
 }
 
 template void order_by_signature<csr_rows>(const csr_rows&, const signature_scratch&, cudaStream_t);
+template void order_by_signature<csr_rows64>(const csr_rows64&, const signature_scratch&, cudaStream_t);
 template void order_by_signature<bsr_rows>(const bsr_rows&, const signature_scratch&, cudaStream_t);
 
 }  // namespace tcs::formats

@@ -18,34 +18,43 @@
 
 namespace tcs::formats {
 
-__host__ __device__ inline int clamp_to(int x, int lo, int hi) { return x < lo ? lo : x > hi ? hi : x; }
+// x (of any integer width) clamped to [lo, hi].
+template <class X> __host__ __device__ inline int clamp_to(X x, int lo, int hi) {
+    return x < X(lo) ? lo : x > X(hi) ? hi : int(x);
+}
 
 // One row: its k-th stored entry's column (0-based) and value position, k < length.
-struct csr_row {
-    const int* cols = nullptr;  // the row's column indices (with the index base)
+// I is the width the caller's column indices are stored in; columns and positions fit
+// an int (the builder takes fewer than 2^31 entries).
+template <class I> struct csr_row_of {
+    const I* cols = nullptr;  // the row's column indices (with the index base)
     int start = 0, length = 0, base = 0;
-    int last_column = 0;        // columns - 1
-    __host__ __device__ int column(int k) const { return clamp_to(cols[k] - base, 0, last_column); }
+    int last_column = 0;      // columns - 1
+    __host__ __device__ int column(int k) const { return clamp_to(cols[k] - I(base), 0, last_column); }
     __host__ __device__ int position(int k) const { return start + k; }
 };
 
-struct csr_rows {
+// CSR rows with offsets and columns both of width I (int or std::int64_t).
+template <class I> struct csr_rows_of {
     int rows = 0;
     int columns = 0;
     int nnz = 0;
-    const int* row_ptr = nullptr;
-    const int* col_idx = nullptr;
+    const I* row_ptr = nullptr;
+    const I* col_idx = nullptr;
     int base = 0;
-    __host__ __device__ csr_row row(int i) const {
-        csr_row r;
-        r.start = clamp_to(row_ptr[i] - base, 0, nnz);
-        r.length = clamp_to(row_ptr[i + 1] - base, r.start, nnz) - r.start;
+    __host__ __device__ csr_row_of<I> row(int i) const {
+        csr_row_of<I> r;
+        r.start = clamp_to(row_ptr[i] - I(base), 0, nnz);
+        r.length = clamp_to(row_ptr[i + 1] - I(base), r.start, nnz) - r.start;
         r.cols = col_idx + r.start;
         r.base = base;
         r.last_column = columns - 1;
         return r;
     }
 };
+using csr_row = csr_row_of<int>;
+using csr_rows = csr_rows_of<int>;
+using csr_rows64 = csr_rows_of<std::int64_t>;
 
 struct bsr_row {
     const int* block_cols = nullptr;  // the block row's block-column indices (with the base)

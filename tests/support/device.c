@@ -85,6 +85,28 @@ int tcst_csr_upload(const tcst_csr* m, int base, int is_double, int** d_rp, int*
     return rc;
 }
 
+int tcst_csr_upload_indices64(const tcst_csr* m, int base, int64_t** d_rp, int64_t** d_ci) {
+    if (d_rp == NULL || d_ci == NULL) return -1;
+    *d_rp = NULL;
+    *d_ci = NULL;
+    if (m == NULL || m->row_ptr == NULL || (base != 0 && base != 1)) return -1;
+    const size_t n_rp = (size_t)m->rows + 1, nnz = (size_t)m->nnz;
+    int64_t* stage = (int64_t*)malloc((n_rp > nnz ? n_rp : nnz) * sizeof(int64_t));
+    if (stage == NULL) return -1;
+    for (size_t i = 0; i < n_rp; ++i) stage[i] = (int64_t)m->row_ptr[i] + base;
+    int rc = upload((void**)d_rp, stage, n_rp * sizeof(int64_t), "cudaMalloc/cudaMemcpy of 64-bit row offsets");
+    if (rc == 0) {
+        for (size_t e = 0; e < nnz; ++e) stage[e] = (int64_t)m->col_idx[e] + base;
+        rc = upload((void**)d_ci, stage, nnz * sizeof(int64_t), "cudaMalloc/cudaMemcpy of 64-bit columns");
+    }
+    free(stage);
+    if (rc != 0) {
+        tcst_device_free(*d_rp);
+        *d_rp = NULL;
+    }
+    return rc;
+}
+
 int tcst_device_download(void* host, const void* device, size_t bytes) {
     if (bytes == 0) return 0;
     if (host == NULL || device == NULL) return -1;

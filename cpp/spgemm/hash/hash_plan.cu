@@ -48,10 +48,10 @@ void check_dimensions(const problem& p) {
 
 operands operands_of(const problem& p) {
     operands x;
-    x.a_rp = p.a.row_ptr;
-    x.a_ci = p.a.col_idx;
-    x.b_rp = p.b.row_ptr;
-    x.b_ci = p.b.col_idx;
+    x.a_rp = offsets_as<int>(p.a);
+    x.a_ci = columns_as<int>(p.a);
+    x.b_rp = offsets_as<int>(p.b);
+    x.b_ci = columns_as<int>(p.b);
     x.a_base = p.a.base;
     x.b_base = p.b.base;
     x.m = int(p.a.rows);

@@ -147,14 +147,17 @@ void analyse(const problem& p, const shape& s, const carved& b) {
         rows.row_major = p.bsr.row_major_blocks;
         formats::build_dense_blocks(rows, b.blocks, mode, p.stream);
     } else {
-        formats::csr_rows rows;
-        rows.rows = int(s.m);
-        rows.columns = int(s.k);
-        rows.nnz = int(s.entries);
-        rows.row_ptr = p.a.row_ptr;
-        rows.col_idx = p.a.col_idx;
-        rows.base = p.a.base;
-        formats::build_dense_blocks(rows, b.blocks, mode, p.stream);
+        with_index(p.a.offsets, [&](auto i) {
+            using I = decltype(i);
+            formats::csr_rows_of<I> rows;
+            rows.rows = int(s.m);
+            rows.columns = int(s.k);
+            rows.nnz = int(s.entries);
+            rows.row_ptr = offsets_as<I>(p.a);
+            rows.col_idx = columns_as<I>(p.a);
+            rows.base = p.a.base;
+            formats::build_dense_blocks(rows, b.blocks, mode, p.stream);
+        });
     }
 }
 

@@ -98,9 +98,11 @@ shape shape_of(const problem& p) {
     s.empty = s.m == 0 || s.n == 0;
     s.no_products = s.nnz == 0 || s.k == 0;
     if (s.empty || s.no_products) return s;
-    // Row indices and offsets are int in the kernels, as the 32-bit CSR allows.
+    // Rows, columns and positions are int in the kernels whatever the width A's indices
+    // are stored in (operands.cuh).
+    if (!p.a.one_width()) fail(errc::not_supported, "SpMM: A's offsets and columns differ in width");
     if (p.a.rows >= INT_MAX || p.a.cols >= INT_MAX || s.nnz > INT_MAX)
-        fail(errc::insufficient_resources, "SpMM: A exceeds 32-bit indices");
+        fail(errc::insufficient_resources, "SpMM: A has 2^31 or more rows, columns or nonzeros");
     const std::size_t element_bytes = size_of(p.a.type);
     s.alg = choose_algorithm(p.alg, s.n, b_columnwise(p));
     s.width = s.n;
@@ -171,17 +173,21 @@ carved carve(const problem& p, const shape& s, void* buffer) {
     return out;
 }
 
-// op(A) as CSR: A itself, or the transposed copy in the buffer.
+// op(A) as CSR: A itself, or the transposed copy in the buffer (32-bit indices).
 struct csr_rows {
-    const int* row_ptr;
-    const int* col_idx;
+    const void* row_ptr;
+    const void* col_idx;
+    index_type index;  // width of both arrays
     const void* values;
     int base;
+
+    template <class I> const I* offsets() const { return static_cast<const I*>(row_ptr); }
+    template <class I> const I* columns() const { return static_cast<const I*>(col_idx); }
 };
 
 csr_rows op_a(const problem& p, const carved& b) {
-    if (p.trans_a) return {b.t.row_ptr, b.t.col_idx, b.t.values, 0};
-    return {p.a.row_ptr, p.a.col_idx, p.a.values, p.a.base};
+    if (p.trans_a) return {b.t.row_ptr, b.t.col_idx, index_type::i32, b.t.values, 0};
+    return {p.a.row_ptr, p.a.col_idx, p.a.offsets, p.a.values, p.a.base};
 }
 
 merge_view merge_of(const shape& s, const carved& b) {
@@ -199,8 +205,12 @@ void partition(const problem& p, const shape& s, const carved& b) {
     if (s.alg != algorithm::merge_path) return;
     const csr_rows a = op_a(p, b);
     const std::int64_t threads = s.seg.count + 1;
-    launch_kernel("partition_kernel", partition_kernel<>, dim3(unsigned((threads + 255) / 256)),
-                  256, p.stream, a.row_ptr, a.base, int(s.m), s.nnz, merge_of(s, b), b.limits);
+    with_index(a.index, [&](auto i) {
+        using I = decltype(i);
+        launch_kernel("partition_kernel", partition_kernel<I>,
+                      dim3(unsigned((threads + 255) / 256)), 256, p.stream, a.offsets<I>(), a.base,
+                      int(s.m), s.nnz, merge_of(s, b), b.limits);
+    });
 }
 
 // Row-split's plan with its lists in the buffer (row_blocks is the launcher's).
@@ -231,8 +241,12 @@ void list_long_rows(const problem& p, const shape& s, const carved& b) {
     const csr_rows a = op_a(p, b);
     check_cuda(cudaMemsetAsync(b.long_counts, 0, b.long_zeroed * sizeof(int), p.stream),
                "SpMM long rows reset");
-    launch_kernel("long_rows_kernel", long_rows_kernel<>, dim3(unsigned((s.m + 255) / 256)), 256,
-                  p.stream, a.row_ptr, a.base, int(s.m), int(s.nnz), split_of(s, b), b.long_counts);
+    with_index(a.index, [&](auto i) {
+        using I = decltype(i);
+        launch_kernel("long_rows_kernel", long_rows_kernel<I>, dim3(unsigned((s.m + 255) / 256)),
+                      256, p.stream, a.offsets<I>(), a.base, int(s.m), int(s.nnz), split_of(s, b),
+                      b.long_counts);
+    });
 }
 
 // Everything that depends only on A's structure, for preprocess or a run without it.
@@ -266,8 +280,12 @@ analysis count_found(const problem& p, const shape& s, const carved& b) {
         check_cuda(cudaMemsetAsync(b.run_counts, 0, sizeof runs, p.stream), "SpMM runs reset");
         const std::int64_t blocks =
             std::min<std::int64_t>((s.m + 7) / 8, sm_count_of(p.device) * 16);  // a warp per row
-        launch_kernel("count_runs_kernel", count_runs_kernel<>, dim3(unsigned(blocks)), 256,
-                      p.stream, a.row_ptr, a.col_idx, a.base, int(s.m), int(s.nnz), b.run_counts);
+        with_index(a.index, [&](auto i) {
+            using I = decltype(i);
+            launch_kernel("count_runs_kernel", count_runs_kernel<I>, dim3(unsigned(blocks)), 256,
+                          p.stream, a.offsets<I>(), a.columns<I>(), a.base, int(s.m), int(s.nnz),
+                          b.run_counts);
+        });
         check_cuda(cudaMemcpyAsync(runs, b.run_counts, sizeof runs, cudaMemcpyDeviceToHost,
                                    p.stream),
                    "SpMM runs count");
@@ -402,6 +420,7 @@ void run(const problem& p, void* buffer, bool preprocessed, const analysis& foun
     const csr_rows a = op_a(p, b);
     x.row_ptr = a.row_ptr;
     x.col_idx = a.col_idx;
+    x.index = a.index;
     x.values = a.values;
     x.base = a.base;
     x.alg = s.alg;

@@ -129,10 +129,15 @@ struct row_group {
 };
 
 // Blocks per SM the CSR-vector kernel is compiled for, by tile (each column costs a sum
-// and, for every unrolled nonzero, a value of B in registers): the most at which ptxas
-// keeps it free of spills (-Xptxas -v, CUDA 13, sm_90). A memory-bound kernel wants
-// every warp it can get.
-constexpr int vector_rows_blocks_per_sm(std::size_t, int tile) { return tile == 4 ? 10 : 8; }
+// and, for every unrolled nonzero, a value of B in registers) and by the width of A's
+// indices (64-bit columns in flight take registers too): the most at which ptxas keeps
+// it free of spills (-Xptxas -v, CUDA 13, sm_90). A memory-bound kernel wants every
+// warp it can get. Only the launch bounds depend on it, never a result.
+constexpr int vector_rows_blocks_per_sm(std::size_t element_bytes, int tile,
+                                        std::size_t index_bytes) {
+    if (tile == 4) return 10;
+    return element_bytes == 8 && index_bytes == 8 ? 7 : 8;
+}
 
 // The device's SMs (an H100's 132 when the properties are missing).
 inline std::int64_t sm_count_of(const device_info* device) {

@@ -19,8 +19,8 @@
 namespace tcs::spmm::csr {
 
 // op(A), op(B), C and the scalars as the kernels take them.
-template <class T, class TC> struct operands {
-    sparse_rows<T> A;
+template <class I, class T, class TC> struct operands {
+    sparse_rows<T, I> A;
     dense_in<T> B;
     dense_out<TC> C;
     scalar<acc_t<T>> alpha, beta;
@@ -29,8 +29,8 @@ template <class T, class TC> struct operands {
         A.rows = p.rows;
         A.cols = p.cols;
         A.nnz = int(p.nnz);
-        A.row_ptr = p.row_ptr;
-        A.col_idx = p.col_idx;
+        A.row_ptr = static_cast<const I*>(p.row_ptr);
+        A.col_idx = static_cast<const I*>(p.col_idx);
         A.values = static_cast<const T*>(p.values);
         A.base = p.base;
         B.values = static_cast<const T*>(p.b);
@@ -50,9 +50,9 @@ template <class T, class TC> struct operands {
 // Row-split: the long rows' blocks, then row_blocks blocks per slab, as many as a grid
 // holds (the kernel walks the rest). Z > 1: runs (row_runs.cuh, runs.hpp), each segment
 // of G column lanes (R = 1) taking a window of Z rows.
-template <class T, class TC, int G, int R, int NV, bool Vector, int Z = 1>
+template <class I, class T, class TC, int G, int R, int NV, bool Vector, int Z = 1>
 void launch_row_split(const product& p) {
-    const operands<T, TC> o(p);
+    const operands<I, T, TC> o(p);
     split_view S = p.split;
     constexpr std::int64_t rows_per_block = kThreads / (G * R) * Z;
     S.row_blocks = (p.rows + rows_per_block - 1) / rows_per_block;
@@ -61,138 +61,138 @@ void launch_row_split(const product& p) {
     // Parts are planned only where a very long row has at most 2 slabs of 2 column
     // lanes, i.e. n <= 4 vectors: G <= 4. Elsewhere kWhole takes the rows whole, right
     // for any plan.
-    auto kernel = row_split_kernel<T, TC, G, R, NV, Vector, kWhole, Z>;
+    auto kernel = row_split_kernel<T, TC, G, R, NV, Vector, kWhole, Z, I>;
     if constexpr (G <= 4 && Z == 1) {
         constexpr bool filled_kernel =
             row_split_kernel_blocks(sizeof(T), Vector, NV, kPartsFilled) !=
             row_split_kernel_blocks(sizeof(T), Vector, NV, kParts);
-        if (S.parts > 1) kernel = row_split_kernel<T, TC, G, R, NV, Vector, kParts>;
+        if (S.parts > 1) kernel = row_split_kernel<T, TC, G, R, NV, Vector, kParts, 1, I>;
         if constexpr (filled_kernel)
             if (S.parts > 1 && !S.underfilled)
-                kernel = row_split_kernel<T, TC, G, R, NV, Vector, kPartsFilled>;
+                kernel = row_split_kernel<T, TC, G, R, NV, Vector, kPartsFilled, 1, I>;
     }
     launch_kernel("row_split_kernel", kernel, dim3(unsigned(blocks)), kThreads, p.stream, o.A, o.B,
                   o.C, o.alpha, o.beta, S);
 }
 
-template <class T, class TC, int G, int NV, bool Vector>
+template <class I, class T, class TC, int G, int NV, bool Vector>
 void launch_split(const product& p) {
     if (p.runs > 1) {
         // runs_possible (runs.hpp) allows them for 4- and 8-byte elements and 16 or
         // more column lanes only.
         if constexpr (G >= kRunMinLanes && sizeof(T) >= 4) {
             static_assert(run_window(0) == 3 && run_window(1) == 4, "the windows compiled");
-            if (p.runs == 3) return launch_row_split<T, TC, G, 1, NV, Vector, 3>(p);
-            if (p.runs == 4) return launch_row_split<T, TC, G, 1, NV, Vector, 4>(p);
+            if (p.runs == 3) return launch_row_split<I, T, TC, G, 1, NV, Vector, 3>(p);
+            if (p.runs == 4) return launch_row_split<I, T, TC, G, 1, NV, Vector, 4>(p);
         }
         fail(errc::internal_error, "SpMM runs without kernel");
     }
     switch (p.geo.rows_lanes) {
-    case 1: return launch_row_split<T, TC, G, 1, NV, Vector>(p);
-    case 2: if constexpr (G <= 16) return launch_row_split<T, TC, G, 2, NV, Vector>(p); break;
-    case 4: if constexpr (G <= 8) return launch_row_split<T, TC, G, 4, NV, Vector>(p); break;
-    case 8: if constexpr (G <= 4) return launch_row_split<T, TC, G, 8, NV, Vector>(p); break;
-    case 16: if constexpr (G <= 2) return launch_row_split<T, TC, G, 16, NV, Vector>(p); break;
-    case 32: if constexpr (G <= 1) return launch_row_split<T, TC, G, 32, NV, Vector>(p); break;
+    case 1: return launch_row_split<I, T, TC, G, 1, NV, Vector>(p);
+    case 2: if constexpr (G <= 16) return launch_row_split<I, T, TC, G, 2, NV, Vector>(p); break;
+    case 4: if constexpr (G <= 8) return launch_row_split<I, T, TC, G, 4, NV, Vector>(p); break;
+    case 8: if constexpr (G <= 4) return launch_row_split<I, T, TC, G, 8, NV, Vector>(p); break;
+    case 16: if constexpr (G <= 2) return launch_row_split<I, T, TC, G, 16, NV, Vector>(p); break;
+    case 32: if constexpr (G <= 1) return launch_row_split<I, T, TC, G, 32, NV, Vector>(p); break;
     default: break;
     }
     fail(errc::internal_error, "SpMM row-split nonzero lanes without kernel");
 }
 
 // One column (single_column.cuh): the long rows' blocks, then groups of W lanes.
-template <class T, class TC, int W>
+template <class I, class T, class TC, int W>
 void launch_single_lanes(const product& p) {
-    const operands<T, TC> o(p);
+    const operands<I, T, TC> o(p);
     split_view S = p.split;
     constexpr std::int64_t rows_per_block = kThreads / W;
     S.row_blocks = (p.rows + rows_per_block - 1) / rows_per_block;
     const std::int64_t limit = 0x7fffffff;
     const std::int64_t blocks = S.long_blocks + std::min(S.row_blocks, limit - S.long_blocks);
-    launch_kernel("single_column_kernel", single_column_kernel<T, TC, W>, dim3(unsigned(blocks)),
+    launch_kernel("single_column_kernel", single_column_kernel<T, TC, W, I>, dim3(unsigned(blocks)),
                   kThreads, p.stream, o.A, o.B, o.C, o.alpha, o.beta, S);
 }
 
-template <class T, class TC>
+template <class I, class T, class TC>
 void launch_single(const product& p) {
     switch (p.geo.rows_lanes) {
-    case 1: return launch_single_lanes<T, TC, 1>(p);
-    case 2: return launch_single_lanes<T, TC, 2>(p);
-    case 4: return launch_single_lanes<T, TC, 4>(p);
-    case 8: return launch_single_lanes<T, TC, 8>(p);
-    case 16: return launch_single_lanes<T, TC, 16>(p);
-    case 32: return launch_single_lanes<T, TC, 32>(p);
+    case 1: return launch_single_lanes<I, T, TC, 1>(p);
+    case 2: return launch_single_lanes<I, T, TC, 2>(p);
+    case 4: return launch_single_lanes<I, T, TC, 4>(p);
+    case 8: return launch_single_lanes<I, T, TC, 8>(p);
+    case 16: return launch_single_lanes<I, T, TC, 16>(p);
+    case 32: return launch_single_lanes<I, T, TC, 32>(p);
     default: break;
     }
     fail(errc::internal_error, "SpMM one-column lanes without kernel");
 }
 
 // Merge-path: the segments' kernel, then the fix-up of the rows they share.
-template <class T, class TC, int G, int NV, bool Vector>
+template <class I, class T, class TC, int G, int NV, bool Vector>
 void launch_merge(const product& p) {
     using acc = acc_t<T>;
-    const operands<T, TC> o(p);
+    const operands<I, T, TC> o(p);
     constexpr std::int64_t groups_per_block = kThreads / G;
     const unsigned grid_y = unsigned(std::min<std::int64_t>(p.slabs, 65535));
     acc* records = static_cast<acc*>(p.records);
     const std::int64_t blocks = (p.merge.count + groups_per_block - 1) / groups_per_block;
-    launch_kernel("merge_path_kernel", merge_path_kernel<T, TC, G, NV, Vector>,
+    launch_kernel("merge_path_kernel", merge_path_kernel<T, TC, G, NV, Vector, I>,
                   dim3(unsigned(blocks), grid_y), kThreads, p.stream, o.A, o.B, o.C, o.alpha,
                   o.beta, p.merge, records);
     if (p.merge.count < 2) return;  // one segment ends at the last row: nothing to carry
     const std::int64_t fix_blocks = (p.merge.count * 32 + kThreads - 1) / kThreads;  // a warp each
-    launch_kernel("fixup_kernel", fixup_kernel<acc, TC>, dim3(unsigned(fix_blocks)), kThreads,
+    launch_kernel("fixup_kernel", fixup_kernel<acc, TC, I>, dim3(unsigned(fix_blocks)), kThreads,
                   p.stream, o.A.row_ptr, o.A.base, o.A.rows, p.merge,
                   static_cast<const acc*>(records), o.C, o.alpha);
 }
 
-template <class T, class TC, int G, int NV, bool Vector>
+template <class I, class T, class TC, int G, int NV, bool Vector>
 void launch_product(const product& p) {
-    if (p.alg == algorithm::row_split) return launch_split<T, TC, G, NV, Vector>(p);
+    if (p.alg == algorithm::row_split) return launch_split<I, T, TC, G, NV, Vector>(p);
     // Two vectors on fewer than 32 lanes is row-split's busy geometry only
     // (choose_split); merge-path's choose_geometry never makes it.
     if constexpr (NV == 2 && G < 32) {
         fail(errc::internal_error, "SpMM merge-path geometry without kernel");
     } else {
-        launch_merge<T, TC, G, NV, Vector>(p);
+        launch_merge<I, T, TC, G, NV, Vector>(p);
     }
 }
 
-template <class T, class TC, int G, int NV>
+template <class I, class T, class TC, int G, int NV>
 void launch_shape(const product& p) {
     if (p.b_vector)
-        launch_product<T, TC, G, NV, true>(p);
+        launch_product<I, T, TC, G, NV, true>(p);
     else
-        launch_product<T, TC, G, NV, false>(p);
+        launch_product<I, T, TC, G, NV, false>(p);
 }
 
 // CSR-vector: one launch, L lanes per row, TN columns per pass (select.hpp).
-template <class T, class TC, int L, int TN>
+template <class I, class T, class TC, int L, int TN>
 void launch_vector_rows(const product& p) {
-    const operands<T, TC> o(p);
+    const operands<I, T, TC> o(p);
     constexpr std::int64_t rows_per_block = kThreads / L;
     const std::int64_t blocks = (p.rows + rows_per_block - 1) / rows_per_block;
-    launch_kernel("vector_rows_kernel", vector_rows_kernel<T, TC, L, TN>, dim3(unsigned(blocks)),
+    launch_kernel("vector_rows_kernel", vector_rows_kernel<T, TC, L, TN, I>, dim3(unsigned(blocks)),
                   kThreads, p.stream, o.A, o.B, o.C, o.alpha, o.beta);
 }
 
-template <class T, class TC, int TN>
+template <class I, class T, class TC, int TN>
 void launch_vector_tile(const product& p) {
     switch (p.group.lanes) {
-    case 2: return launch_vector_rows<T, TC, 2, TN>(p);
-    case 4: return launch_vector_rows<T, TC, 4, TN>(p);
-    case 8: return launch_vector_rows<T, TC, 8, TN>(p);
-    case 16: return launch_vector_rows<T, TC, 16, TN>(p);
-    case 32: return launch_vector_rows<T, TC, 32, TN>(p);
+    case 2: return launch_vector_rows<I, T, TC, 2, TN>(p);
+    case 4: return launch_vector_rows<I, T, TC, 4, TN>(p);
+    case 8: return launch_vector_rows<I, T, TC, 8, TN>(p);
+    case 16: return launch_vector_rows<I, T, TC, 16, TN>(p);
+    case 32: return launch_vector_rows<I, T, TC, 32, TN>(p);
     default: break;
     }
     fail(errc::internal_error, "SpMM CSR-vector lanes without kernel");
 }
 
-template <class T, class TC>
+template <class I, class T, class TC>
 void launch_vector(const product& p) {
     switch (p.group.tile) {
-    case 4: return launch_vector_tile<T, TC, 4>(p);
-    case kVectorTile: return launch_vector_tile<T, TC, kVectorTile>(p);
+    case 4: return launch_vector_tile<I, T, TC, 4>(p);
+    case kVectorTile: return launch_vector_tile<I, T, TC, kVectorTile>(p);
     default: break;
     }
     fail(errc::internal_error, "SpMM CSR-vector tile without kernel");
@@ -211,26 +211,32 @@ void launch_scale(const product& p) {
                   std::int64_t(p.rows), p.beta.as<A>());
 }
 
-template <class T, class TC>
-void launch(const product& p) {
-    if (p.scale_only) return launch_scale<TC, acc_t<T>>(p);
-    if (p.alg == algorithm::vector_rows) return launch_vector<T, TC>(p);
+template <class I, class T, class TC>
+void launch_indexed(const product& p) {
+    if (p.alg == algorithm::vector_rows) return launch_vector<I, T, TC>(p);
     if (p.geo.width != vector_width<T>) fail(errc::internal_error, "SpMM geometry of another type");
-    if (p.geo.single && p.alg == algorithm::row_split) return launch_single<T, TC>(p);
-    if (p.geo.vectors == 2 && p.geo.lanes == 32) return launch_shape<T, TC, 32, 2>(p);
-    if (p.geo.vectors == 2 && p.geo.lanes == 16) return launch_shape<T, TC, 16, 2>(p);
+    if (p.geo.single && p.alg == algorithm::row_split) return launch_single<I, T, TC>(p);
+    if (p.geo.vectors == 2 && p.geo.lanes == 32) return launch_shape<I, T, TC, 32, 2>(p);
+    if (p.geo.vectors == 2 && p.geo.lanes == 16) return launch_shape<I, T, TC, 16, 2>(p);
     if (p.geo.vectors == 1) {
         switch (p.geo.lanes) {
-        case 1: return launch_shape<T, TC, 1, 1>(p);
-        case 2: return launch_shape<T, TC, 2, 1>(p);
-        case 4: return launch_shape<T, TC, 4, 1>(p);
-        case 8: return launch_shape<T, TC, 8, 1>(p);
-        case 16: return launch_shape<T, TC, 16, 1>(p);
-        case 32: return launch_shape<T, TC, 32, 1>(p);
+        case 1: return launch_shape<I, T, TC, 1, 1>(p);
+        case 2: return launch_shape<I, T, TC, 2, 1>(p);
+        case 4: return launch_shape<I, T, TC, 4, 1>(p);
+        case 8: return launch_shape<I, T, TC, 8, 1>(p);
+        case 16: return launch_shape<I, T, TC, 16, 1>(p);
+        case 32: return launch_shape<I, T, TC, 32, 1>(p);
         default: break;
         }
     }
     fail(errc::internal_error, "SpMM geometry without kernel");
+}
+
+// The entry of the multiply_*.cu files: the index width is the last switch.
+template <class T, class TC>
+void launch(const product& p) {
+    if (p.scale_only) return launch_scale<TC, acc_t<T>>(p);
+    with_index(p.index, [&](auto i) { launch_indexed<decltype(i), T, TC>(p); });
 }
 
 }  // namespace tcs::spmm::csr

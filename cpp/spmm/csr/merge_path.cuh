@@ -25,13 +25,14 @@ namespace tcs::spmm::csr {
 
 // i = #{r < rows : r + row_end(r) < d}, with row_end(r) = row_ptr[r+1] - base. Rows
 // below d - nnz are certainly finished and rows from d on certainly not.
-__device__ __forceinline__ int merge_search(const int* row_ptr, int base, int rows,
+template <class I>
+__device__ __forceinline__ int merge_search(const I* row_ptr, int base, int rows,
                                             std::int64_t nnz, std::int64_t d) {
     std::int64_t lo = std::max<std::int64_t>(0, d - nnz);
     std::int64_t hi = std::min<std::int64_t>(d, rows);
     while (lo < hi) {
         const std::int64_t mid = lo + (hi - lo) / 2;
-        if (mid + (load_ro(row_ptr + mid + 1) - base) < d)
+        if (mid + (std::int64_t(load_ro(row_ptr + mid + 1)) - base) < d)
             lo = mid + 1;
         else
             hi = mid;
@@ -39,10 +40,9 @@ __device__ __forceinline__ int merge_search(const int* row_ptr, int base, int ro
     return int(lo);
 }
 
-// One thread per segment boundary s in [0, count]. A template only so that every
-// translation unit may include this header.
-template <class Unused = void>
-__global__ void partition_kernel(const int* row_ptr, int base, int rows, std::int64_t nnz,
+// One thread per segment boundary s in [0, count]; I is the offsets' width.
+template <class I>
+__global__ void partition_kernel(const I* row_ptr, int base, int rows, std::int64_t nnz,
                                  merge_view M, int* limits) {
     const std::int64_t s = std::int64_t(blockIdx.x) * blockDim.x + threadIdx.x;
     if (s > M.count) return;
@@ -69,9 +69,9 @@ struct segment {
     __device__ __forceinline__ bool carries(int i1_begin) const { return j1 > j0 && j1 > i1_begin; }
 };
 
-template <class T, class TC, int G, int NV, bool Vector>
+template <class T, class TC, int G, int NV, bool Vector, class I>
 __global__ void __launch_bounds__(kThreads, merge_blocks_per_sm(sizeof(T)))
-    merge_path_kernel(sparse_rows<T> A, dense_in<T> B, dense_out<TC> C, scalar<acc_t<T>> alpha,
+    merge_path_kernel(sparse_rows<T, I> A, dense_in<T> B, dense_out<TC> C, scalar<acc_t<T>> alpha,
                       scalar<acc_t<T>> beta, merge_view M, acc_t<T>* records) {
     using acc = acc_t<T>;
     using chunk_t = chunk<T, G, NV, Vector>;
@@ -163,9 +163,9 @@ __device__ __forceinline__ void add_carry(const dense_out<TC>& C, int row, std::
 
 // One warp per segment: every branch below depends only on the segment, so the warp
 // takes it as a whole and all its lanes reach the shuffles.
-template <class A, class TC>
+template <class A, class TC, class I>
 __global__ void __launch_bounds__(kThreads)
-    fixup_kernel(const int* row_ptr, int base, int rows, merge_view M, const A* records,
+    fixup_kernel(const I* row_ptr, int base, int rows, merge_view M, const A* records,
                  dense_out<TC> C, scalar<A> alpha) {
     const std::int64_t s = (std::int64_t(blockIdx.x) * kThreads + threadIdx.x) / 32;
     const int lane = int(threadIdx.x % 32);
@@ -175,7 +175,7 @@ __global__ void __launch_bounds__(kThreads)
     if (row >= rows) return;
     if (s > 0 && seg.i0 == row) return;  // segment s-1 stops inside `row` too: not the run's first
     const std::int64_t end = run_end(M, s, row);
-    const int row_begin = load_ro(row_ptr + row) - base;
+    const int row_begin = int(load_ro(row_ptr + row) - I(base));
     const A al = alpha.get();
     if (end - s <= kShortRun) {
         for (std::int64_t col = lane; col < C.cols; col += 32) {

@@ -74,34 +74,53 @@ __device__ __forceinline__ float fma_rn(float a, float b, float c) { return __fm
 __device__ __forceinline__ double fma_rn(double a, double b, double c) { return __fma_rn(a, b, c); }
 
 // ---- operands -------------------------------------------------------------------
-// op(A) as CSR: for opA = T this is the transposed copy in the buffer (base 0).
+// A stored row offset as a position in [0, nnz]. nnz < 2^31 (the host checks), so the
+// position fits an int whatever the width I the offsets are stored in.
+template <class I>
+__device__ __forceinline__ int bounded_offset(I offset, int base, int nnz) {
+    if constexpr (sizeof(I) == 4) {
+        return min(max(int(offset) - base, 0), nnz);
+    } else {
+        const long long position = (long long)offset - base;
+        return int(min(max(position, 0ll), (long long)nnz));
+    }
+}
+
+// op(A) as CSR: for opA = T this is the transposed copy in the buffer (base 0). I is the
+// stored width of both index arrays (int or std::int64_t); they are read as I and
+// narrowed only after bounding, so positions and columns live in 32-bit registers.
 //
 // Every read of A's structure goes through the three accessors below, which bound it:
 // offsets to [0, nnz], a row's length to >= 0, a column to [0, cols). With valid input
 // they change nothing; with corrupt input (offsets out of order or beyond nnz, columns
 // outside op(A)) C is garbage, but no access leaves A, B or C and every loop ends.
-template <class T> struct sparse_rows {
+template <class T, class I = int> struct sparse_rows {
     int rows = 0;
     int cols = 0;  // columns of op(A): rows of op(B)
     int nnz = 0;
-    const int* row_ptr = nullptr;  // rows + 1 entries, offsets include `base`
-    const int* col_idx = nullptr;
+    const I* row_ptr = nullptr;  // rows + 1 entries, offsets include `base`
+    const I* col_idx = nullptr;
     const T* values = nullptr;
     int base = 0;
 
-    __device__ __forceinline__ int row_begin(int r) const { return bounded(load_ro(row_ptr + r)); }
-    __device__ __forceinline__ int row_end(int r) const { return bounded(load_ro(row_ptr + r + 1)); }
+    __device__ __forceinline__ int row_begin(int r) const { return bounded_offset(load_ro(row_ptr + r), base, nnz); }
+    __device__ __forceinline__ int row_end(int r) const { return bounded_offset(load_ro(row_ptr + r + 1), base, nnz); }
     // Nonzeros of row r, which starts at begin = row_begin(r).
     __device__ __forceinline__ unsigned row_length(int r, int begin) const {
         return unsigned(max(row_end(r) - begin, 0));
     }
     // The 0-based column of nonzero j: the row of op(B) it multiplies.
     __device__ __forceinline__ int column(int j) const {
-        return int(min(unsigned(load_ro(col_idx + j) - base), unsigned(cols - 1)));
+        const unsigned last = unsigned(cols - 1);
+        if constexpr (sizeof(I) == 4) {
+            return int(min(unsigned(load_ro(col_idx + j) - base), last));
+        } else {
+            // Negative or beyond 2^32 - 1: high bits set, the last column as for 32-bit
+            // indices; the low word alone is compared after that.
+            const long long c = (long long)load_ro(col_idx + j) - base;
+            return int((c >> 32) != 0 ? last : min(unsigned(c), last));
+        }
     }
-
-private:
-    __device__ __forceinline__ int bounded(int offset) const { return min(max(offset - base, 0), nnz); }
 };
 
 // The row of op(A) a row-split group takes: its nonzeros [begin, begin + length), or
@@ -113,8 +132,8 @@ struct group_row {
     unsigned length = 0;
     bool mine = false;
 };
-template <class T>
-__device__ __forceinline__ group_row group_row_of(const sparse_rows<T>& A, std::int64_t row,
+template <class T, class I>
+__device__ __forceinline__ group_row group_row_of(const sparse_rows<T, I>& A, std::int64_t row,
                                                   int threshold) {
     group_row r;
     if (row < A.rows) {
@@ -207,7 +226,8 @@ template <class T, int G, int NV, bool Vector> struct chunk {
     uint4 b[U][NV];
 
     // Loads nonzeros j, j + stride, ..., the first count <= U of them.
-    __device__ __forceinline__ void load(const sparse_rows<T>& A, const dense_in<T>& B, int j,
+    template <class I>
+    __device__ __forceinline__ void load(const sparse_rows<T, I>& A, const dense_in<T>& B, int j,
                                          int stride, int count, const columns<G, NV, V>& cols,
                                          std::int64_t n) {
         int kk[U];

@@ -2,7 +2,8 @@
 // copy for opA = T), op(B) and C as strided matrices, the algorithm, the geometry (or,
 // for CSR-vector, the row group) and, for merge-path, the segmentation and the carry-out
 // records in the buffer. The
-// launchers are compiled once per element type, each in its own translation unit.
+// launchers are compiled once per element type, each in its own translation unit, for
+// both index widths.
 #pragma once
 
 #include "core/types.hpp"
@@ -20,8 +21,9 @@ struct product {
     int rows = 0;
     int cols = 0;  // k
     std::int64_t nnz = 0;
-    const int* row_ptr = nullptr;
-    const int* col_idx = nullptr;
+    const void* row_ptr = nullptr;  // int or std::int64_t, as `index` says
+    const void* col_idx = nullptr;
+    index_type index = index_type::i32;  // width of both index arrays
     const void* values = nullptr;
     int base = 0;
     // op(B)(kk, j) at b[kk*b_row_stride + j*b_col_stride]

@@ -26,8 +26,8 @@ namespace tcs::spmm::csr {
 // column indices (in valid CSR equal lengths imply the first: sum_run_warp relies on it
 // even for corrupt offsets). Every lane of the warp must call it (votes); the W lanes of
 // a segment share r0.
-template <class T, int W, int Z>
-__device__ __forceinline__ unsigned same_as_previous(const sparse_rows<T>& A,
+template <class T, int W, int Z, class I>
+__device__ __forceinline__ unsigned same_as_previous(const sparse_rows<T, I>& A,
                                                      const int (&begin)[Z],
                                                      const unsigned (&length)[Z], unsigned mine) {
     unsigned same = 0, longest = 0;
@@ -60,8 +60,8 @@ __device__ __forceinline__ unsigned same_as_previous(const sparse_rows<T>& A,
 // around by shuffles as sum_row_warp does with one nonzero lane; each lane then loads
 // U rows of op(B) at a time for its columns and adds their products into the sums of
 // every row of the run. Every lane of the warp must call it (the shuffles).
-template <class T, int G, int NV, bool Vector, int Z, int U>
-__device__ __forceinline__ void sum_run_warp(const sparse_rows<T>& A, const dense_in<T>& B,
+template <class T, int G, int NV, bool Vector, int Z, int U, class I>
+__device__ __forceinline__ void sum_run_warp(const sparse_rows<T, I>& A, const dense_in<T>& B,
                                              std::int64_t n, int begin, unsigned length,
                                              int count, const columns<G, NV, vector_width<T>>& cols,
                                              acc_t<T> (&sum)[Z][NV][vector_width<T>]) {
@@ -129,8 +129,8 @@ __device__ __forceinline__ void sum_run_warp(const sparse_rows<T>& A, const dens
 // A segment's window of Z rows from r0, one column slab: finds its runs, sums each and
 // writes its rows of C. Rows past the end or longer than `threshold` (the long-row
 // blocks' rows) are not the window's: runs of their own, neither summed nor written.
-template <class T, class TC, int G, int NV, bool Vector, int Z, int U>
-__device__ __forceinline__ void window_task(const sparse_rows<T>& A, const dense_in<T>& B,
+template <class T, class TC, int G, int NV, bool Vector, int Z, int U, class I>
+__device__ __forceinline__ void window_task(const sparse_rows<T, I>& A, const dense_in<T>& B,
                                             const dense_out<TC>& C, acc_t<T> al, acc_t<T> be,
                                             int threshold, std::int64_t r0,
                                             const columns<G, NV, vector_width<T>>& cols) {
@@ -180,10 +180,9 @@ __device__ __forceinline__ void window_task(const sparse_rows<T>& A, const dense
 // of Z rows from a multiple of Z holds one run per row that starts it or differs from
 // the row before (length or column indices). A warp per row; counts must be 0 before.
 // For tcsSpMM_preprocess's choice (runs.hpp): the kernels find the runs again
-// themselves, so no result depends on this count. A template only so that every
-// translation unit may include this header.
-template <class Unused = void>
-__global__ void count_runs_kernel(const int* row_ptr, const int* col_idx, int base, int rows,
+// themselves, so no result depends on this count. A template on the indices' width I.
+template <class I>
+__global__ void count_runs_kernel(const I* row_ptr, const I* col_idx, int base, int rows,
                                   int nnz, unsigned long long* counts) {
     const int lane = int(threadIdx.x % 32);
     const std::int64_t warps = std::int64_t(gridDim.x) * (blockDim.x / 32);
@@ -194,7 +193,7 @@ __global__ void count_runs_kernel(const int* row_ptr, const int* col_idx, int ba
         if (i > 0) {
             // Bounded like sparse_rows: same only for rows that follow each other in the
             // arrays, so both rows' columns lie in [0, nnz).
-            const auto at = [&](std::int64_t r) { return min(max(load_ro(row_ptr + r) - base, 0), nnz); };
+            const auto at = [&](std::int64_t r) { return bounded_offset(load_ro(row_ptr + r), base, nnz); };
             const int before = at(i - 1), begin = at(i);
             const int length = max(at(i + 1) - begin, 0);
             same = length == begin - before;

@@ -47,8 +47,8 @@ __device__ __forceinline__ void add_across(A (&sum)[NV][V]) {
 // column indices while the current batch's B is in flight needed 16 more registers,
 // and the lower occupancy that took cost more than it saved: 0.9x at n >= 128 on the
 // H100.)
-template <class T, int G, int NV, bool Vector>
-__device__ __forceinline__ void sum_row(const sparse_rows<T>& A, const dense_in<T>& B,
+template <class T, int G, int NV, bool Vector, class I>
+__device__ __forceinline__ void sum_row(const sparse_rows<T, I>& A, const dense_in<T>& B,
                                         std::int64_t n, int begin, unsigned length,
                                         unsigned first, unsigned stride,
                                         const columns<G, NV, vector_width<T>>& cols,
@@ -94,8 +94,8 @@ inline constexpr int warp_batch = G * R * warp_loads<T, G, NV, Vector>;
 // Every lane of the warp must call it (the shuffles), with first, step and length the
 // same on the lanes of a segment; segments of fewer than 32 lanes all run as long as
 // the warp's longest row.
-template <class T, int G, int R, int NV, bool Vector>
-__device__ __forceinline__ void sum_row_warp(const sparse_rows<T>& A, const dense_in<T>& B,
+template <class T, int G, int R, int NV, bool Vector, class I>
+__device__ __forceinline__ void sum_row_warp(const sparse_rows<T, I>& A, const dense_in<T>& B,
                                              std::int64_t n, int begin, unsigned length,
                                              unsigned q, const columns<G, NV, vector_width<T>>& cols,
                                              acc_t<T> (&sum)[NV][vector_width<T>],
@@ -162,8 +162,8 @@ __device__ __forceinline__ void sum_row_warp(const sparse_rows<T>& A, const dens
 // when Lean, its kThreads/G nonzero lanes load their own nonzeros (sum_row): with one
 // column lane, the warp loads' registers spilled in the kernels compiled for 9 blocks
 // per SM (kPartsFilled).
-template <class T, int G, bool Vector, bool Lean>
-__device__ __forceinline__ void sum_long_row(const sparse_rows<T>& A, const dense_in<T>& B,
+template <class T, int G, bool Vector, bool Lean, class I>
+__device__ __forceinline__ void sum_long_row(const sparse_rows<T, I>& A, const dense_in<T>& B,
                                              std::int64_t n, int begin, unsigned length,
                                              const columns<G, 1, vector_width<T>>& cols,
                                              acc_t<T> (&sum)[1][vector_width<T>]) {
@@ -204,8 +204,8 @@ __device__ __forceinline__ void add_warps(A (&sum)[1][V]) {
 // groups' blocks go: the listed rows read B's slabs in the same order as the rest, one
 // slab's rows of B in L2 at a time (H100, fp32, n = 512, same run: rmat_s18_e8 1215 ->
 // 1170 us, wiki-Vote 48.8 -> 46.4, rmat_g500_s16 382 -> 375).
-template <class T, class TC, int G, bool Vector, bool Lean>
-__device__ __forceinline__ void long_row_task(const sparse_rows<T>& A, const dense_in<T>& B,
+template <class T, class TC, int G, bool Vector, bool Lean, class I>
+__device__ __forceinline__ void long_row_task(const sparse_rows<T, I>& A, const dense_in<T>& B,
                                               const dense_out<TC>& C, acc_t<T> al, acc_t<T> be,
                                               const split_view& S, int tier, std::int64_t t,
                                               std::int64_t listed) {
@@ -225,8 +225,8 @@ __device__ __forceinline__ void long_row_task(const sparse_rows<T>& A, const den
 
 // Task `t` of tier 0 over one warp: row list[t % listed], column slab t / listed, with G
 // column lanes and 32 / G nonzero lanes (a butterfly adds their sums).
-template <class T, class TC, int G, bool Vector, bool Lean>
-__device__ __forceinline__ void warp_row_task(const sparse_rows<T>& A, const dense_in<T>& B,
+template <class T, class TC, int G, bool Vector, bool Lean, class I>
+__device__ __forceinline__ void warp_row_task(const sparse_rows<T, I>& A, const dense_in<T>& B,
                                               const dense_out<TC>& C, acc_t<T> al, acc_t<T> be,
                                               const split_view& S, std::int64_t t,
                                               std::int64_t listed) {
@@ -253,8 +253,8 @@ __device__ __forceinline__ void warp_row_task(const sparse_rows<T>& A, const den
 // Each part leaves its partial sums in the buffer; the block that takes the (row,
 // slab)'s last ticket adds them in part order (the same order whichever block comes
 // last) and stores the row.
-template <class T, class TC, int G, bool Vector, bool Lean>
-__device__ __forceinline__ void part_task(const sparse_rows<T>& A, const dense_in<T>& B,
+template <class T, class TC, int G, bool Vector, bool Lean, class I>
+__device__ __forceinline__ void part_task(const sparse_rows<T, I>& A, const dense_in<T>& B,
                                           const dense_out<TC>& C, acc_t<T> al, acc_t<T> be,
                                           const split_view& S, std::int64_t t) {
     using acc = acc_t<T>;
@@ -306,8 +306,8 @@ __device__ __forceinline__ void part_task(const sparse_rows<T>& A, const dense_i
 // long rows' (tier 0) tasks go a warp each: only compiled for groups of up to
 // kWarpRowsMaxLanes column lanes, since the warp tasks' registers would spill in the
 // two-vector kernels (-Xptxas -v).
-template <class T, class TC, int G, bool Vector, int Parts>
-__device__ __forceinline__ void long_rows_block(const sparse_rows<T>& A, const dense_in<T>& B,
+template <class T, class TC, int G, bool Vector, int Parts, class I>
+__device__ __forceinline__ void long_rows_block(const sparse_rows<T, I>& A, const dense_in<T>& B,
                                                 const dense_out<TC>& C, acc_t<T> al,
                                                 acc_t<T> be, const split_view& S) {
     std::int64_t tasks[2], listed[2];
@@ -348,9 +348,9 @@ __device__ __forceinline__ void long_rows_block(const sparse_rows<T>& A, const d
 //
 // Z > 1: each segment of G column lanes (R = 1) takes a window of Z rows and shares the
 // loads of B among the runs of rows with one pattern there (row_runs.cuh).
-template <class T, class TC, int G, int R, int NV, bool Vector, int Parts, int Z = 1>
+template <class T, class TC, int G, int R, int NV, bool Vector, int Parts, int Z, class I>
 __global__ void __launch_bounds__(kThreads, row_split_kernel_blocks(sizeof(T), Vector, NV, Parts, Z))
-    row_split_kernel(sparse_rows<T> A, dense_in<T> B, dense_out<TC> C, scalar<acc_t<T>> alpha,
+    row_split_kernel(sparse_rows<T, I> A, dense_in<T> B, dense_out<TC> C, scalar<acc_t<T>> alpha,
                      scalar<acc_t<T>> beta, split_view S) {
     static_assert(G * R <= 32 && kThreads % (G * R) == 0, "a row's lanes lie in one warp");
     using acc = acc_t<T>;
@@ -396,15 +396,15 @@ __global__ void __launch_bounds__(kThreads, row_split_kernel_blocks(sizeof(T), V
 // on the two counters (H100, Nsight Compute, rmat_s18_e8 at n = 8: 19.0 us with its warps
 // stalled on the load-store queue, 4.8 us with one atomic per warp; the product kernel
 // takes 37). The order of the lists varies from run to run; no result depends on it. A
-// template only so that every translation unit may include this header.
-template <class Unused = void>
-__global__ void long_rows_kernel(const int* row_ptr, int base, int rows, int nnz, split_view S,
+// template on the offsets' width I.
+template <class I>
+__global__ void long_rows_kernel(const I* row_ptr, int base, int rows, int nnz, split_view S,
                                  int* counts) {
     const std::int64_t r = std::int64_t(blockIdx.x) * blockDim.x + threadIdx.x;
     int length = 0;
     if (r < rows) {  // bounded like sparse_rows
-        const int begin = min(max(load_ro(row_ptr + r) - base, 0), nnz);
-        length = max(min(max(load_ro(row_ptr + r + 1) - base, 0), nnz) - begin, 0);
+        const int begin = bounded_offset(load_ro(row_ptr + r), base, nnz);
+        length = max(bounded_offset(load_ro(row_ptr + r + 1), base, nnz) - begin, 0);
     }
     const unsigned lane = threadIdx.x % 32;
 #pragma unroll

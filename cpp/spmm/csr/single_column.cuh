@@ -30,8 +30,8 @@ namespace tcs::spmm::csr {
 
 // Lane `first` of `stride` sums its nonzeros (offsets first, first + stride, ...) of a
 // row starting at `begin` in op(A), times op(B)'s one column, in row order.
-template <class T>
-__device__ __forceinline__ acc_t<T> sum_single(const sparse_rows<T>& A, const dense_in<T>& B,
+template <class T, class I>
+__device__ __forceinline__ acc_t<T> sum_single(const sparse_rows<T, I>& A, const dense_in<T>& B,
                                                int begin, unsigned length, unsigned first,
                                                unsigned stride) {
     using acc = acc_t<T>;
@@ -73,8 +73,8 @@ template <int W, class A> __device__ __forceinline__ A add_group(A sum) {
 
 // The block's sum of a row's nonzeros [begin, begin + length) (kThreads lanes, then
 // the warps' sums in warp order), on thread 0. Every thread of the block must call it.
-template <class T>
-__device__ __forceinline__ acc_t<T> block_sum(const sparse_rows<T>& A, const dense_in<T>& B,
+template <class T, class I>
+__device__ __forceinline__ acc_t<T> block_sum(const sparse_rows<T, I>& A, const dense_in<T>& B,
                                               int begin, unsigned length) {
     using acc = acc_t<T>;
     constexpr int kWarps = kThreads / 32;
@@ -97,8 +97,8 @@ __device__ __forceinline__ void store_single(const dense_out<TC>& C, int row, A 
 
 // Part `piece` of S.parts of very long row list[1][entry], over the whole block; the
 // block that takes the row's last ticket adds the parts in part order and stores the row.
-template <class T, class TC>
-__device__ __forceinline__ void single_part(const sparse_rows<T>& A, const dense_in<T>& B,
+template <class T, class TC, class I>
+__device__ __forceinline__ void single_part(const sparse_rows<T, I>& A, const dense_in<T>& B,
                                             const dense_out<TC>& C, acc_t<T> al, acc_t<T> be,
                                             const split_view& S, std::int64_t t) {
     using acc = acc_t<T>;
@@ -128,8 +128,8 @@ __device__ __forceinline__ void single_part(const sparse_rows<T>& A, const dense
 // The listed rows: the very long rows' parts a block each (first: the longest chains
 // start earliest), then the long rows, a warp each where the groups keep the device busy
 // and a block each where they leave it underfilled (!S.warp_rows: the plan, geometry.hpp).
-template <class T, class TC>
-__device__ __forceinline__ void single_long_rows(const sparse_rows<T>& A, const dense_in<T>& B,
+template <class T, class TC, class I>
+__device__ __forceinline__ void single_long_rows(const sparse_rows<T, I>& A, const dense_in<T>& B,
                                                  const dense_out<TC>& C, acc_t<T> al, acc_t<T> be,
                                                  const split_view& S) {
     using acc = acc_t<T>;
@@ -162,9 +162,9 @@ __device__ __forceinline__ void single_long_rows(const sparse_rows<T>& A, const 
     }
 }
 
-template <class T, class TC, int W>
+template <class T, class TC, int W, class I>
 __global__ void __launch_bounds__(kThreads, single_blocks_per_sm(sizeof(T)))
-    single_column_kernel(sparse_rows<T> A, dense_in<T> B, dense_out<TC> C,
+    single_column_kernel(sparse_rows<T, I> A, dense_in<T> B, dense_out<TC> C,
                          scalar<acc_t<T>> alpha, scalar<acc_t<T>> beta, split_view S) {
     static_assert(W >= 1 && W <= 32 && (W & (W - 1)) == 0, "a group is a power of two <= 32");
     using acc = acc_t<T>;

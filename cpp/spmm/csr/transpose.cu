@@ -41,6 +41,7 @@ transposed_csr carve_transposed(const csr_view& a, carver& kept, carver& scratch
     t.perm = kept.take<int>(nnz);
     t.values = kept.take<char>(nnz * size_of(a.type));
     t.sorted_keys = scratch.take<unsigned>(nnz);
+    if (a.columns == index_type::i64) t.column_keys = scratch.take<unsigned>(nnz);
     t.positions = scratch.take<int>(nnz);
     check_cuda(cub::DeviceRadixSort::SortPairs(nullptr, t.sort_temp_bytes,
                                                static_cast<const unsigned*>(nullptr),
@@ -57,18 +58,27 @@ void build_transposed_structure(const csr_view& a, const transposed_csr& t, cuda
     const int nnz = int(a.nnz);
     launch_kernel("fill_positions", fill_positions, blocks_for(nnz), kBlock, stream, t.positions,
                   nnz);
+    const unsigned* keys = static_cast<const unsigned*>(a.col_idx);
+    if (a.columns == index_type::i64) {
+        launch_kernel("column_keys", column_keys, blocks_for(nnz), kBlock, stream,
+                      columns_as<std::int64_t>(a), nnz, t.column_keys);
+        keys = t.column_keys;
+    }
     // Stable: entries of one column keep A's order, i.e. ascending rows.
     std::size_t bytes = t.sort_temp_bytes;
-    check_cuda(cub::DeviceRadixSort::SortPairs(t.sort_temp, bytes,
-                                               reinterpret_cast<const unsigned*>(a.col_idx),
+    check_cuda(cub::DeviceRadixSort::SortPairs(t.sort_temp, bytes, keys,
                                                t.sorted_keys, static_cast<const int*>(t.positions),
                                                t.perm, nnz, 0, key_bits(a), stream),
                "cub::DeviceRadixSort::SortPairs");
     launch_kernel("column_starts", column_starts, blocks_for(a.cols + 1), kBlock, stream,
                   static_cast<const unsigned*>(t.sorted_keys), nnz, int(a.cols), a.base,
                   t.row_ptr);
-    launch_kernel("entry_rows", entry_rows, blocks_for(nnz), kBlock, stream,
-                  static_cast<const int*>(t.perm), nnz, a.row_ptr, int(a.rows), a.base, t.col_idx);
+    with_index(a.offsets, [&](auto i) {
+        using I = decltype(i);
+        launch_kernel("entry_rows", entry_rows<I>, blocks_for(nnz), kBlock, stream,
+                      static_cast<const int*>(t.perm), nnz, offsets_as<I>(a), int(a.rows), a.base,
+                      t.col_idx);
+    });
 }
 
 void gather_transposed_values(const csr_view& a, const transposed_csr& t, cudaStream_t stream) {

@@ -28,12 +28,23 @@ __global__ void column_starts(const unsigned* keys, int nnz, int cols, int base,
     row_ptr[c] = lo;
 }
 
+// A's 64-bit column indices as the sort's 32-bit keys (columns < 2^31 - 1, checked on
+// the host); corrupt ones saturate instead of wrapping onto valid columns.
+__global__ void column_keys(const std::int64_t* col_idx, int nnz, unsigned* keys) {
+    const std::int64_t e = std::int64_t(blockIdx.x) * blockDim.x + threadIdx.x;
+    if (e >= nnz) return;
+    const std::int64_t c = col_idx[e];
+    keys[e] = c < 0 ? 0u : c > 0xffffffffll ? 0xffffffffu : unsigned(c);
+}
+
 // col_idx[e] = the row of A holding entry perm[e]: the last r with row_ptr[r] <= position.
-__global__ void entry_rows(const int* perm, int nnz, const int* a_row_ptr, int a_rows, int base,
+// I is the width of A's row offsets.
+template <class I>
+__global__ void entry_rows(const int* perm, int nnz, const I* a_row_ptr, int a_rows, int base,
                            int* col_idx) {
     const std::int64_t e = std::int64_t(blockIdx.x) * blockDim.x + threadIdx.x;
     if (e >= nnz) return;
-    const int position = perm[e] + base;
+    const I position = I(perm[e]) + I(base);
     int lo = 0, hi = a_rows + 1;  // first index with row_ptr > position
     while (lo < hi) {
         const int mid = lo + (hi - lo) / 2;

@@ -4,6 +4,9 @@
 // by preprocess; the values are gathered through the permutation on every run,
 // because A's values may change after preprocess.
 //
+// A's index arrays may be 32- or 64-bit; the copy's are 32-bit, which holds any
+// position, row and column of an A the CSR family takes (fewer than 2^31 of each).
+//
 // Deterministic: a stable radix sort of A's entries by column keeps the entries of
 // each column of A in row order, so a run sums every row of A^T in the same order.
 #pragma once
@@ -25,6 +28,7 @@ struct transposed_csr {
     void* values = nullptr;  // nnz values of A's type, gathered each run
     // needed only while the structure is built (may share memory with other scratch)
     unsigned* sorted_keys = nullptr;  // nnz
+    unsigned* column_keys = nullptr;  // nnz, A's 64-bit columns narrowed (null for 32-bit)
     int* positions = nullptr;         // nnz: 0, 1, ..., nnz - 1
     void* sort_temp = nullptr;
     std::size_t sort_temp_bytes = 0;

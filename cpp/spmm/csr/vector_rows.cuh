@@ -24,9 +24,9 @@ namespace tcs::spmm::csr {
 // B per lane at TN = 4, 16 at TN = 8).
 inline constexpr int kVectorUnroll = 2;
 
-template <class T, class TC, int L, int TN>
-__global__ void __launch_bounds__(kThreads, vector_rows_blocks_per_sm(sizeof(T), TN))
-    vector_rows_kernel(sparse_rows<T> A, dense_in<T> B, dense_out<TC> C, scalar<acc_t<T>> alpha,
+template <class T, class TC, int L, int TN, class I>
+__global__ void __launch_bounds__(kThreads, vector_rows_blocks_per_sm(sizeof(T), TN, sizeof(I)))
+    vector_rows_kernel(sparse_rows<T, I> A, dense_in<T> B, dense_out<TC> C, scalar<acc_t<T>> alpha,
                        scalar<acc_t<T>> beta) {
     static_assert(L >= 1 && L <= 32 && (L & (L - 1)) == 0, "a group is a power of two <= 32");
     using acc = acc_t<T>;
