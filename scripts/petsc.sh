@@ -46,6 +46,7 @@ CUDA_DIR=${CUDA_DIR:-/usr/local/cuda}
 JOBS=${JOBS:-2}
 MPICH_WHEEL=mpich-$MPICH_VERSION-py3-none-manylinux_2_28_x86_64.whl
 PROGRAMS="ex45 ex94 ex237 tcs_petsc_products"
+MATRICES="Dubcova1 nos3"   # the real matrices of the run (products and spmm, ex94)
 
 die() { echo "petsc.sh: $*" >&2; exit 1; }
 
@@ -58,9 +59,13 @@ fetch() {
     python3 - "$PETSC_VERSION" "$tarball" <<'EOF' || die "PETSc download failed"
 import hashlib, json, sys, urllib.request
 version, dest = sys.argv[1], sys.argv[2]
-meta = json.load(urllib.request.urlopen(f"https://pypi.org/pypi/petsc/{version}/json"))
-sdist = [u for u in meta["urls"] if u["packagetype"] == "sdist"][0]
-data = urllib.request.urlopen(sdist["url"]).read()
+meta = json.load(urllib.request.urlopen("https://pypi.org/pypi/petsc/json"))
+files = meta["releases"].get(version) or []
+sdist = [u for u in files if u["packagetype"] == "sdist"][0]
+url = sdist["url"]
+if "://" not in url:  # a mirror's relative link: the file is on PyPI's file host
+    url = "https://files.pythonhosted.org/packages/" + url.split("packages/")[-1]
+data = urllib.request.urlopen(url).read()
 digest = hashlib.sha256(data).hexdigest()
 if digest != sdist["digests"]["sha256"]:
     sys.exit(f"sha256 {digest} != PyPI's {sdist['digests']['sha256']}")
@@ -152,6 +157,9 @@ stage() {
   done
   strip --strip-unneeded "$s"/lib/*.so* "$s"/bin/* 2>/dev/null
   cp "$root/scripts/petsc/mtx2petsc.py" "$root/scripts/petsc/compare.py" "$s/bin/"
+  # The run's two real matrices, for a machine without ../shared/matrices (1 MB).
+  mkdir -p "$s/matrices"
+  for m in $MATRICES; do cp "$(matrix_dir)/$m.mtx.gz" "$s/matrices/" || die "no $m.mtx.gz"; done
   {
     echo "PETSc $PETSC_VERSION (PyPI sdist), MPICH $MPICH_VERSION (PyPI wheel), built $(date -u +%FT%TZ)"
     echo "tcsparse revision $(git -C "$root" rev-parse --short HEAD 2>/dev/null)"
@@ -234,6 +242,7 @@ run() {
   local data=$out/data
   mkdir -p "$data"
   local mdir; mdir=$(matrix_dir)
+  [ -f "$mdir/Dubcova1.mtx.gz" ] || mdir=$R/matrices
 
   # The shim: $TCS_SHIM, else the bundle's (stage-tcsparse), else scripts/gpu-prebuilt.sh's.
   local shim=${TCS_SHIM:-}
@@ -257,7 +266,14 @@ run() {
   python3 "$R/bin/mtx2petsc.py" --laplace3d "$lap94" "$data/lap$lap94.petsc"
 
   local types="-mat_type aijcusparse -vec_type cuda -dm_mat_type aijcusparse -dm_vec_type cuda -use_gpu_aware_mpi 0"
-  [ $cpu = 1 ] && types="-mat_type aij -vec_type standard -dm_mat_type aij -dm_vec_type standard"
+  if [ $cpu = 1 ]; then
+    types="-mat_type aij -vec_type standard -dm_mat_type aij -dm_vec_type standard -device_enable none"
+    # No driver here: the toolkit's stub answers for libcuda.so.1 so that the programs load.
+    if ! ldconfig -p | grep -q 'libcuda\.so\.1 '; then
+      mkdir -p /tmp/petsc-cudastub && ln -sf "$CUDA_DIR/lib64/stubs/libcuda.so" /tmp/petsc-cudastub/libcuda.so.1
+      export LD_LIBRARY_PATH="$LD_LIBRARY_PATH:/tmp/petsc-cudastub"
+    fi
+  fi
   local common="$types -options_left 0"
   [ $cpu = 1 ] || common="$common -log_view_gpu_time"
 
@@ -286,7 +302,7 @@ run() {
   ldd "$R/bin/ex45" | grep 'not found' >&2
 
   local t0; t0=$(date +%s)
-  local limit=${PETSC_RUN_LIMIT:-420}   # seconds for all timed runs; then trace runs
+  local limit=${PETSC_RUN_LIMIT:-360}   # seconds for all timed runs; then trace runs
   one() {  # label mode ranks log-level args...
     local label=$1 mode=$2 np=$3 level=$4; shift 4
     local tag=$label.$mode.np$np
@@ -296,7 +312,7 @@ run() {
     [ "$mode" = tcs ] && envs=(-genv LD_PRELOAD "$shim" -genv TCS_LOG_LEVEL "$level")
     local left=$(( t0 + limit - $(date +%s) ))
     if [ "$left" -le 10 ]; then echo "   $tag: CUT (time limit)"; echo "cut" > "$out/$tag.rc"; return; fi
-    [ "$left" -gt 240 ] && left=240
+    [ "$left" -gt 150 ] && left=150
     local s1; s1=$(date +%s)
     timeout "$left" "$R/bin/mpiexec" "${envs[@]}" -n "$np" "$@" $common \
       -log_view ":$out/$tag.logview" > "$out/$tag.out" 2> "$out/$tag.err" < /dev/null
@@ -314,7 +330,7 @@ run() {
     done
   done
   if [ $trace = 1 ] && [ "$modes" != plain ]; then
-    limit=$(( limit + ${PETSC_TRACE_LIMIT:-120} ))
+    limit=$(( limit + ${PETSC_TRACE_LIMIT:-90} ))
     for np in $ranks; do
       for spec in "${specs[@]}"; do
         IFS='|' read -r label np_ok cmdline <<< "$spec"
