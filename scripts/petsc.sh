@@ -96,9 +96,10 @@ build() {
   [ -x "$MPI/bin/mpicc" ] || unpack_mpi
   [ -x "$CUDA_DIR/bin/nvcc" ] || die "no nvcc in $CUDA_DIR (set CUDA_DIR)"
   local lapack blas
-  lapack=$(readlink -f /usr/lib/x86_64-linux-gnu/liblapack.so.3)
-  blas=$(readlink -f /usr/lib/x86_64-linux-gnu/libblas.so.3)
-  [ -f "$lapack" ] && [ -f "$blas" ] || die "no system BLAS/LAPACK (apt-get install liblapack-dev)"
+  lapack=${LAPACK_LIB:-$(readlink -f /usr/lib/x86_64-linux-gnu/liblapack.so.3)}
+  blas=${BLAS_LIB:-$(readlink -f /usr/lib/x86_64-linux-gnu/libblas.so.3)}
+  [ -f "$lapack" ] && [ -f "$blas" ] ||
+    die "no BLAS/LAPACK: apt-get install liblapack-dev, or LAPACK_LIB=... BLAS_LIB=... (files)"
   (
     cd "$PETSC_DIR" || exit 1
     export PETSC_DIR PETSC_ARCH
@@ -202,19 +203,22 @@ stage_tcsparse() {
 
 unpack_bundle() {  # -> $R (the unpacked bundle)
   R=${PETSC_BUNDLE_DIR:-/tmp/petsc-bundle}
-  if [ ! -x "$R/bin/ex45" ]; then
-    [ -f "$B/petsc-bundle.tar.xz" ] || die "no $B/petsc-bundle.tar.xz (stage it, carry .petsc-bundle)"
-    mkdir -p "$(dirname "$R")"
+  [ -f "$B/petsc-bundle.tar.xz" ] || die "no $B/petsc-bundle.tar.xz (stage it, carry .petsc-bundle)"
+  local stamp; stamp=$(stat -c %s-%Y "$B/petsc-bundle.tar.xz")
+  if [ ! -x "$R/bin/ex45" ] || [ "$(cat "$R/.stamp" 2>/dev/null)" != "$stamp" ]; then
+    rm -rf "$R" && mkdir -p "$(dirname "$R")"
     if command -v xz >/dev/null; then xz -dc "$B/petsc-bundle.tar.xz" | tar -C "$(dirname "$R")" -xf -
     else python3 -c "import sys,tarfile; tarfile.open(sys.argv[1]).extractall(sys.argv[2])" \
            "$B/petsc-bundle.tar.xz" "$(dirname "$R")"; fi
     [ "$(dirname "$R")/petsc-bundle" = "$R" ] || mv "$(dirname "$R")/petsc-bundle" "$R"
+    echo "$stamp" > "$R/.stamp"
   fi
   if [ -f "$B/tcsparse.tar.xz" ]; then
     rm -rf "$R/tcsparse" && xz -dc "$B/tcsparse.tar.xz" | tar -C "$R" -xf -
   fi
-  export LD_LIBRARY_PATH="$R/lib:$R/lib/mpich:$CUDA_DIR/lib64:${LD_LIBRARY_PATH:-}"
+  export LD_LIBRARY_PATH="$R/lib:$R/lib/mpich:$CUDA_DIR/lib64:$CUDA_DIR/lib:${LD_LIBRARY_PATH:-}"
   export PATH="$R/bin:$PATH"
+  export HYDRA_LAUNCHER=fork   # one node: hydra forks its proxy, no ssh
 }
 
 matrix_dir() {
@@ -294,7 +298,7 @@ run() {
   {
     echo "# PETSc on tcsparse: run of $(date -u +%FT%TZ)"
     echo
-    echo "device: $(nvidia-smi --query-gpu=name,driver_version --format=csv,noheader 2>&1 | head -n 1)"
+    echo "device: $(command -v nvidia-smi >/dev/null && nvidia-smi --query-gpu=name,driver_version --format=csv,noheader 2>&1 | head -n 1 || echo none)"
     echo "shim: $( [ -e "$shim" ] && readlink -f "$shim" || echo none)"
     sed -n 1,4p "$R/MANIFEST"
     echo "libraries ex45 cannot find: $(ldd "$R/bin/ex45" | grep -c 'not found')"

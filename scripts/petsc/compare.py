@@ -86,20 +86,20 @@ def results(text):
             continue
         m = re.search(r"matmult norm2 (" + NUM + ")", line)
         if m:
-            out["MatMult |y|"] = float(m.group(1))
+            out["MatMult norm2(y)"] = float(m.group(1))
             continue
         m = re.search(r"Linear solve (\S+) due to (\S+) iterations (\d+)", line)
         if m:
             out["KSP reason"] = m.group(2)
             out["KSP iterations"] = int(m.group(3))
             continue
-        m = re.search(r"Residual norm (" + NUM + ")", line)
-        if m:
-            out["residual |b-Ax|"] = float(m.group(1))
-            continue
         m = re.match(r"\s*(\d+) KSP Residual norm (" + NUM + ")", line)
         if m:
             out[f"monitor {int(m.group(1)):3d}"] = float(m.group(2))
+            continue
+        m = re.match(r"Residual norm (" + NUM + ")", line)  # ex45's |b - Ax| at the end
+        if m:
+            out["residual norm(b-Ax)"] = float(m.group(1))
             continue
         if re.search(r"^Error|Error with", line):
             out.setdefault("errors", 0)
