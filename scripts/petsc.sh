@@ -157,7 +157,6 @@ stage() {
     cp -L "/usr/lib/x86_64-linux-gnu/$l" "$s/lib/$l"
   done
   strip --strip-unneeded "$s"/lib/*.so* "$s"/bin/* 2>/dev/null
-  cp "$root/scripts/petsc/mtx2petsc.py" "$root/scripts/petsc/compare.py" "$s/bin/"
   # The run's two real matrices, for a machine without ../shared/matrices (1 MB).
   mkdir -p "$s/matrices"
   for m in $MATRICES; do cp "$(matrix_dir)/$m.mtx.gz" "$s/matrices/" || die "no $m.mtx.gz"; done
@@ -266,9 +265,11 @@ run() {
   [ $cpu = 1 ] && [ $quick = 0 ] && lap=40
 
   # Matrices in PETSc's binary format.
-  python3 "$R/bin/mtx2petsc.py" "$mdir/$real.mtx.gz" "$data/$real.petsc" || die "no $mdir/$real.mtx.gz"
-  python3 "$R/bin/mtx2petsc.py" "$mdir/$real94.mtx.gz" "$data/$real94.petsc" || die "no $mdir/$real94.mtx.gz"
-  python3 "$R/bin/mtx2petsc.py" --laplace3d "$lap94" "$data/lap$lap94.petsc"
+  # (the converter and the summary are the checkout's, not the bundle's)
+  local tools=$root/scripts/petsc
+  python3 "$tools/mtx2petsc.py" "$mdir/$real.mtx.gz" "$data/$real.petsc" || die "no $mdir/$real.mtx.gz"
+  python3 "$tools/mtx2petsc.py" "$mdir/$real94.mtx.gz" "$data/$real94.petsc" || die "no $mdir/$real94.mtx.gz"
+  python3 "$tools/mtx2petsc.py" --laplace3d "$lap94" "$data/lap$lap94.petsc"
 
   local types="-mat_type aijcusparse -vec_type cuda -dm_mat_type aijcusparse -dm_vec_type cuda -use_gpu_aware_mpi 0"
   if [ $cpu = 1 ]; then
@@ -346,7 +347,7 @@ run() {
       done
     done
   fi
-  python3 "$R/bin/compare.py" "$out" > "$out/summary.md"
+  python3 "$tools/compare.py" "$out" > "$out/summary.md"
   local rc=$?
   cat "$out/summary.md"
   echo "== petsc.sh run: $(( $(date +%s) - t0 ))s, logs in $out"
