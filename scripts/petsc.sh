@@ -17,7 +17,7 @@
 #   scripts/petsc.sh stage-tcsparse [BUILD_DIR]   tcsparse's library and shim from
 #        BUILD_DIR (default build/) or .prebuilt/lib into .petsc-bundle/tcsparse.tar.xz
 #        (carry .petsc-bundle: both files)
-#   scripts/petsc.sh run [--cases LIST] [--ranks LIST] [--no-trace] [--quick]
+#   scripts/petsc.sh run [--cases LIST] [--ranks LIST] [--grid N] [--no-trace] [--quick]
 #        (GPU machine) unpacks the bundle into /tmp, runs every case with plain cuSPARSE
 #        and with the shim preloaded ($TCS_SHIM, else the bundle's, else
 #        .prebuilt/lib/libtcsparse_cusparse.so.0), 1 and 2 ranks, -log_view each, then
@@ -27,6 +27,11 @@
 #        (-mat_type aij -vec_type standard), plain only: the MPI launch, the arguments, the
 #        converter and the summary, all that can be checked without a GPU
 #
+# --grid N: the Laplacians of products and gamg are N^3 (default 100). --ranks takes any
+# counts for products and gamg: on a machine of several GPUs PETSc gives rank r the GPU
+# r mod (GPUs), so "1 2 4" on 4 GPUs is one rank per GPU (issue 29). PETSC_RUN_LIMIT
+# (default 360) and PETSC_RUN_CAP (default 150) are the seconds for all timed runs and
+# for each run.
 # Cases (--cases, comma-separated; default all): products (tcs_petsc_products on a real
 # matrix and on a 100^3 Laplacian: MatMatMult and MatPtAP with reuse, MatMult),
 # ex94 (PETSc's product test on nos3 and a 12^3 Laplacian), gamg (ex45, 100^3 = 10^6
@@ -227,11 +232,12 @@ matrix_dir() {
 }
 
 run() {
-  local cases=products,ex94,gamg,spmm ranks="1 2" trace=1 quick=0 cpu=0
+  local cases=products,ex94,gamg,spmm ranks="1 2" trace=1 quick=0 cpu=0 grid="" 
   while [ $# -gt 0 ]; do
     case "$1" in
       --cases) cases=$2; shift ;;
       --ranks) ranks=$2; shift ;;
+      --grid) grid=$2; shift ;;
       --no-trace) trace=0 ;;
       --quick) quick=1 ;;
       --cpu) cpu=1 ;;
@@ -263,6 +269,7 @@ run() {
   local lap=100 lap94=12 real=Dubcova1 real94=nos3 reuse=3 mults=100
   [ $quick = 1 ] && lap=20 lap94=6 mults=10
   [ $cpu = 1 ] && [ $quick = 0 ] && lap=40
+  [ -n "$grid" ] && lap=$grid
 
   # Matrices in PETSc's binary format.
   # (the converter and the summary are the checkout's, not the bundle's)
@@ -287,12 +294,12 @@ run() {
   local specs=()
   case ",$cases," in *,products,*)
     specs+=("products_$real|1 2|tcs_petsc_products -f $data/$real.petsc -reuse $reuse -mults $mults")
-    specs+=("products_lap$lap|1 2|tcs_petsc_products -n $lap -reuse $reuse -mults $mults") ;; esac
+    specs+=("products_lap$lap|any|tcs_petsc_products -n $lap -reuse $reuse -mults $mults") ;; esac
   case ",$cases," in *,ex94,*)
     specs+=("ex94_$real94|1 2|ex94 -f0 $data/$real94.petsc -f1 $data/$real94.petsc")
     specs+=("ex94_lap$lap94|1 2|ex94 -f0 $data/lap$lap94.petsc -f1 $data/lap$lap94.petsc") ;; esac
   case ",$cases," in *,gamg,*)
-    specs+=("gamg_lap$lap|1 2|ex45 -da_grid_x $lap -da_grid_y $lap -da_grid_z $lap -ksp_type cg -pc_type gamg -ksp_rtol 1e-8 -ksp_monitor -ksp_converged_reason") ;; esac
+    specs+=("gamg_lap$lap|any|ex45 -da_grid_x $lap -da_grid_y $lap -da_grid_z $lap -ksp_type cg -pc_type gamg -ksp_rtol 1e-8 -ksp_monitor -ksp_converged_reason") ;; esac
   case ",$cases," in *,spmm,*)
     local t=aijcusparse; [ $cpu = 1 ] && t=aij
     specs+=("spmm_$real|1|ex237 -f $data/$real.petsc -type $t -N 1,8,32 -trial 10 -check") ;; esac
@@ -318,7 +325,7 @@ run() {
     [ "$mode" = tcs ] && envs=(-genv LD_PRELOAD "$shim" -genv TCS_LOG_LEVEL "$level")
     local left=$(( t0 + limit - $(date +%s) ))
     if [ "$left" -le 10 ]; then echo "   $tag: CUT (time limit)"; echo "cut" > "$out/$tag.rc"; return; fi
-    [ "$left" -gt 150 ] && left=150
+    [ "$left" -gt "${PETSC_RUN_CAP:-150}" ] && left=${PETSC_RUN_CAP:-150}
     local s1; s1=$(date +%s)
     timeout "$left" "$R/bin/mpiexec" "${envs[@]}" -n "$np" "$@" $common \
       -log_view ":$out/$tag.logview" > "$out/$tag.out" 2> "$out/$tag.err" < /dev/null
@@ -331,7 +338,7 @@ run() {
   for np in $ranks; do
     for spec in "${specs[@]}"; do
       IFS='|' read -r label np_ok cmdline <<< "$spec"
-      case " $np_ok " in *" $np "*) ;; *) continue ;; esac
+      case " $np_ok " in *" $np "* | " any ") ;; *) continue ;; esac
       # Timed runs: TCS_LOG_LEVEL=0, nothing written per call; the traced runs below say
       # what failed and why, if anything does.
       for mode in $modes; do one "$label" "$mode" "$np" 0 $cmdline; done
@@ -342,7 +349,7 @@ run() {
     for np in $ranks; do
       for spec in "${specs[@]}"; do
         IFS='|' read -r label np_ok cmdline <<< "$spec"
-        case " $np_ok " in *" $np "*) ;; *) continue ;; esac
+        case " $np_ok " in *" $np "* | " any ") ;; *) continue ;; esac
         one "$label" tcs "$np" 2 $cmdline
       done
     done
