@@ -231,8 +231,12 @@ template <class T>
 __global__ void __launch_bounds__(kThreads)
     pack_kernel(const T* values, const int* source, long long nnz, T* packed) {
     const long long stride = static_cast<long long>(gridDim.x) * blockDim.x;
-    for (long long i = static_cast<long long>(blockIdx.x) * blockDim.x + threadIdx.x; i < nnz; i += stride)
-        packed[i] = values[source[i]];
+    for (long long i = static_cast<long long>(blockIdx.x) * blockDim.x + threadIdx.x; i < nnz; i += stride) {
+        // Positions no panel covers (only corrupt offsets leave gaps between panels) keep
+        // fill_tiles' -1: they take a zero rather than a read outside A.
+        const int from = source[i];
+        packed[i] = static_cast<unsigned long long>(from) < static_cast<unsigned long long>(nnz) ? values[from] : T(0);
+    }
 }
 
 int grid_for_groups(long long groups) {
@@ -278,6 +282,9 @@ void fill_tiles(const csr_view& m, const int* ptr, bitmap_tile* tiles, int* sour
                 cudaStream_t stream) {
     const csr_pattern p = pattern_of(m);
     if (p.panels == 0 || m.nnz == 0) return;
+    // -1 where no panel writes (gaps that only corrupt offsets leave): pack_values reads
+    // every position.
+    check_cuda(cudaMemsetAsync(source, 0xFF, std::size_t(m.nnz) * sizeof(int), stream), "tiles: clear sources");
     launch("tiles: fill", fill_kernel, grid_for_groups(p.panels), kThreads, 0, stream, p, ptr, tiles,
            source);
 }
