@@ -3,6 +3,7 @@
 #include "formats/bitmap_tiles.hpp"
 
 #include "core/error.hpp"
+#include "core/index_array.cuh"
 #include "core/kernel_launch.hpp"
 
 #include <climits>
@@ -14,36 +15,37 @@ namespace {
 constexpr int kThreads = 256;
 constexpr unsigned kFull = 0xffffffffu;
 
-// What the kernels read of a CSR matrix.
+// What the kernels read of a CSR matrix (32- or 64-bit index arrays).
 struct csr_pattern {
-    const int* rp;
-    const int* ci;
+    index_in rp;
+    index_in ci;
     std::int64_t rows;
     int base;
     int panels;
 };
 
 csr_pattern pattern_of(const csr_view& m) {
-    return {offsets_as<int>(m), columns_as<int>(m), m.rows, m.base, panels_of(m.rows)};
+    return {index_in(m.row_ptr, m.offsets), index_in(m.col_idx, m.columns), m.rows, m.base,
+            panels_of(m.rows)};
 }
 
 // One row of a panel as its lane walks it, tile column after tile column.
 struct row_cursor {
-    const int* ci = nullptr;
+    index_in ci;
     int base = 0;
     int begin = 0, end = 0;  // the row's entries, 0-based
     int at = 0;              // sorted rows: the first entry not taken yet
     bool sorted = true;
     int next = kNoTile;      // the smallest tile column not taken yet
 
-    __device__ int column(int e) const { return ci[e] - base; }
+    __device__ int column(int e) const { return int(ci.at(e) - base); }
 
     __device__ void open(const csr_pattern& m, std::int64_t row) {
         ci = m.ci;
         base = m.base;
         if (row < m.rows) {
-            begin = m.rp[row] - base;
-            end = m.rp[row + 1] - base;
+            begin = int(m.rp.at(row) - base);
+            end = int(m.rp.at(row + 1) - base);
         }
         int previous = INT_MIN, low = kNoTile;
         for (int e = begin; e < end; ++e) {
@@ -145,7 +147,7 @@ __global__ void __launch_bounds__(kThreads)
     if (panel - int(threadIdx.x) % 32 / kTileDim >= m.panels) return;
     const int r = int(threadIdx.x) % kTileDim;
     // The panel's values take the packed positions of its CSR entries.
-    int offset = panel < m.panels ? m.rp[panel * kTileDim] - m.base : 0;
+    int offset = panel < m.panels ? int(m.rp.at(panel * kTileDim) - m.base) : 0;
     int t = panel < m.panels ? ptr[panel] : 0;
     walk_panel(m, panel, [&](int tile, std::uint64_t bits, const row_cursor& row, int from) {
         if (r == 0) tiles[t] = bitmap_tile{bits, tile, offset};
@@ -159,7 +161,7 @@ __global__ void __launch_bounds__(kThreads)
     // positions at the panel's end that no tile reads: they still get a valid source.
     if (panel < m.panels) {
         const long long last = (panel + 1) * kTileDim < m.rows ? (panel + 1) * kTileDim : m.rows;
-        const int end = m.rp[last] - m.base, first = m.rp[panel * kTileDim] - m.base;
+        const int end = int(m.rp.at(last) - m.base), first = int(m.rp.at(panel * kTileDim) - m.base);
         for (int i = offset + r; i < end; i += kTileDim) source[i] = first;
     }
 }

@@ -9,6 +9,7 @@
 // error bounded by the magnitude of the products), and every product is computed twice
 // with different thread interleavings, which must give bitwise the same C.
 #include "core/device.hpp"
+#include "emulated_indices.hpp"
 #include "simt.hpp"
 #include "spgemm/plan.hpp"
 #include "tcs_test_support.h"
@@ -52,6 +53,7 @@ struct options {
     math_mode math = math_mode::standard;
     double alpha = 1.0, beta = 0.0;
     bool device_scalars = false;
+    bool wide_a = false, wide_b = false, wide_c = false;  // 64-bit index arrays
 };
 
 const char* type_name(value_type t) {
@@ -102,24 +104,17 @@ struct buffer {
     void* get() const { return p.get(); }
 };
 
-// A host matrix with an index base and values of a type.
+// A host matrix with an index base, 32- or 64-bit index arrays and values of a type.
 struct operand {
-    std::vector<int> rp, ci;
+    tcst::host_indices indices;
     buffer val;
     tcs::csr_view view;
-    operand(const tcst_csr& m, int base, value_type t) : val(std::size_t(m.nnz) * 8 + 8) {
-        rp.resize(std::size_t(m.rows) + 1);
-        ci.resize(std::size_t(m.nnz) + 1);
-        for (std::int64_t i = 0; i <= m.rows; ++i) rp[i] = m.row_ptr[i] + base;
-        for (std::int64_t e = 0; e < m.nnz; ++e) {
-            ci[e] = m.col_idx[e] + base;
-            put(val.get(), e, m.val[e], t);
-        }
+    operand(const tcst_csr& m, int base, value_type t, bool wide) : val(std::size_t(m.nnz) * 8 + 8) {
+        indices.fill(m, base, wide, view);
+        for (std::int64_t e = 0; e < m.nnz; ++e) put(val.get(), e, m.val[e], t);
         view.rows = m.rows;
         view.cols = m.cols;
         view.nnz = m.nnz;
-        view.row_ptr = rp.data();
-        view.col_idx = ci.data();
         view.values = val.get();
         view.type = t;
         view.base = base;
@@ -137,9 +132,9 @@ struct result {
 result multiply(const tcst_csr& a, const tcst_csr* b, const options& o, const tcs::device_info& dev,
                 std::uint64_t schedule, const std::vector<double>& old) {
     emu::set_seed(schedule);
-    operand A(a, o.a_base, o.type);
+    operand A(a, o.a_base, o.type, o.wide_a);
     std::unique_ptr<operand> B_own;
-    if (b != nullptr) B_own = std::make_unique<operand>(*b, o.b_base, o.type);
+    if (b != nullptr) B_own = std::make_unique<operand>(*b, o.b_base, o.type, o.wide_b);
     problem p;
     p.a = A.view;
     p.b = b != nullptr ? B_own->view : A.view;
@@ -157,7 +152,9 @@ result multiply(const tcst_csr& a, const tcst_csr* b, const options& o, const tc
     buffer buf2(size2);
     plan->compute(p, buf1.get(), buf2.get());
     const std::int64_t nnz = plan->nnz_c();
-    buffer rp((std::size_t(a.rows) + 1) * 4), ci(std::size_t(nnz) * 4 + 4), val(std::size_t(nnz) * 8 + 8);
+    const std::size_t index_bytes = o.wide_c ? 8 : 4;
+    buffer rp((std::size_t(a.rows) + 1) * index_bytes), ci(std::size_t(nnz) * index_bytes + 8),
+        val(std::size_t(nnz) * 8 + 8);
     for (std::int64_t e = 0; e < nnz && o.beta != 0.0; ++e) put(val.get(), e, old[e], o.type);
     const bool dbl = p.compute == value_type::f64;
     double scalars[2] = {o.alpha, o.beta};
@@ -171,14 +168,15 @@ result multiply(const tcst_csr& a, const tcst_csr* b, const options& o, const tc
     c.rows = a.rows;
     c.cols = p.b.cols;
     c.nnz = nnz;
-    c.row_ptr = static_cast<int*>(rp.get());
-    c.col_idx = nnz > 0 ? static_cast<int*>(ci.get()) : nullptr;
+    c.row_ptr = rp.get();
+    c.col_idx = nnz > 0 ? ci.get() : nullptr;
+    if (o.wide_c) c.offsets = c.columns = tcs::index_type::i64;
     c.values = nnz > 0 ? val.get() : nullptr;
     c.type = o.type;
     c.base = o.c_base;
     plan->copy(p, buf1.get(), buf2.get(), alpha, beta, c);
-    r.rp.assign(static_cast<int*>(rp.get()), static_cast<int*>(rp.get()) + a.rows + 1);
-    r.ci.assign(static_cast<int*>(ci.get()), static_cast<int*>(ci.get()) + nnz);
+    r.rp = tcst::read_indices(rp.get(), a.rows + 1, o.wide_c);
+    r.ci = tcst::read_indices(ci.get(), nnz, o.wide_c);
     for (std::int64_t e = 0; e < nnz; ++e) r.val.push_back(get(val.get(), e, o.type));
     return r;
 }
@@ -194,11 +192,12 @@ double tolerance(const options& o) {
 
 bool check(const char* name, const tcst_csr& a0, const tcst_csr* b0, const options& o,
            const tcs::device_info& dev) {
-    std::printf("  %-30s %s %s%s bases %d%d%d%s%s\n", name, type_name(o.type),
+    std::printf("  %-30s %s %s%s bases %d%d%d%s%s%s\n", name, type_name(o.type),
                 o.tensor_cores ? "TC" : "CUDA cores",
                 o.math == math_mode::tf32 ? " tf32" : o.math == math_mode::fp16 ? " fp16-math" : "",
                 o.a_base, o.b_base, o.c_base, o.beta != 0.0 ? " beta" : "",
-                o.device_scalars ? " device-scalars" : "");
+                o.device_scalars ? " device-scalars" : "",
+                o.wide_a || o.wide_b || o.wide_c ? " 64-bit indices" : "");
     std::fflush(stdout);
     // The reference multiplies the values the kernels see (16-bit data is stored rounded).
     tcst_csr a, b;
@@ -242,6 +241,13 @@ bool check(const char* name, const tcst_csr& a0, const tcst_csr* b0, const optio
     const result second = multiply(a0, b0, o, dev, base_seed * 31 + 2, old);
     CHECK(first.rp == second.rp && first.ci == second.ci && first.val == second.val,
           "%s: two interleavings give different C", name);
+    if (o.wide_a || o.wide_b || o.wide_c) {  // 64-bit arrays: the C of 32-bit ones
+        options narrow = o;
+        narrow.wide_a = narrow.wide_b = narrow.wide_c = false;
+        const result n32 = multiply(a0, b0, narrow, dev, base_seed * 31 + 1, old);
+        CHECK(first.rp == n32.rp && first.ci == n32.ci && first.val == n32.val,
+              "%s: 64-bit index arrays give another C than 32-bit ones", name);
+    }
     return true;
 }
 
@@ -301,6 +307,16 @@ void run_suite(const tcs::device_info& dev, const char* label) {
             o.alpha = v == 6 ? 2.5 : 1.0;
             o.device_scalars = v >= 4;
             o.tensor_cores = v != 7;
+            check("bases and scalars", a, &b, o, dev);
+        }
+        // 64-bit index arrays of A, B, C (the conversion reads them, the copy writes C's).
+        for (int w = 1; w < 8; w += 3) {
+            o = options{};
+            o.wide_a = w & 1;
+            o.wide_b = (w >> 1) & 1;
+            o.wide_c = (w >> 2) & 1;
+            o.a_base = o.c_base = 1;
+            o.tensor_cores = w != 4;
             check("bases and scalars", a, &b, o, dev);
         }
         tcst_csr_free(&fa);
