@@ -13,8 +13,10 @@
 // BSR input with both block orders and rectangular blocks, runs with and without
 // preprocess (bitwise the same), two thread interleavings (bitwise the same), the block
 // counts against a CPU count of the same format (natural and signature order), the
-// reorder knob, and duplicate entries detected.
+// reorder knob, duplicate entries detected, and CSR input with 64-bit offsets and columns
+// (bitwise the C of 32-bit ones).
 #include "core/device.hpp"
+#include "emulated_indices.hpp"
 #include "simt.hpp"
 #include "spmm/blocks/blocks_spmm.hpp"
 #include "spmm/csr/csr_spmm.hpp"
@@ -149,6 +151,7 @@ struct config {
     bool bsr = false;
     int rbs = 1, cbs = 1;
     bool block_row_major = true;
+    bool wide = false;  // CSR A with 64-bit offsets and columns
 };
 
 // Tolerance per precision, relative to the sum of |products| (and |beta * C|).
@@ -211,6 +214,7 @@ struct outcome {
 // A, stored as the config says (CSR with its base, or BSR of the expanded matrix's blocks),
 // in the "device" memory; `dense` is the matrix the reference multiplies (values rounded).
 struct operand_a {
+    tcst::host_indices csr_indices;
     std::vector<int> rp, ci;
     std::unique_ptr<buffer> val;
     tcs::csr_view csr;
@@ -220,19 +224,12 @@ struct operand_a {
 operand_a make_a(const tcst_csr& m, const config& c) {
     operand_a o;
     if (!c.bsr) {
-        o.rp.resize(std::size_t(m.rows) + 1);
-        o.ci.resize(std::size_t(m.nnz) + 1);
         o.val = std::make_unique<buffer>(std::size_t(m.nnz) * 8 + 8);
-        for (std::int64_t i = 0; i <= m.rows; ++i) o.rp[std::size_t(i)] = m.row_ptr[i] + c.base;
-        for (std::int64_t e = 0; e < m.nnz; ++e) {
-            o.ci[std::size_t(e)] = m.col_idx[e] + c.base;
-            put(o.val->get(), std::size_t(e), c.type, m.val[e]);
-        }
+        o.csr_indices.fill(m, c.base, c.wide, o.csr);
+        for (std::int64_t e = 0; e < m.nnz; ++e) put(o.val->get(), std::size_t(e), c.type, m.val[e]);
         o.csr.rows = m.rows;
         o.csr.cols = m.cols;
         o.csr.nnz = m.nnz;
-        o.csr.row_ptr = o.rp.data();
-        o.csr.col_idx = o.ci.data();
         o.csr.values = o.val->get();
         o.csr.type = c.type;
         o.csr.base = c.base;
@@ -462,6 +459,13 @@ bool check(const tcst_csr& matrix, const config& c, const tcs::device_info& dev)
     const outcome second = multiply(A, c, m, k, b, cc, dev, !c.preprocess, seed * 31 + 2);
     CHECK(first.c == second.c, "%s: with and without preprocess (and another interleaving) differ",
           c.name);
+    if (c.wide) {
+        config narrow = c;
+        narrow.wide = false;
+        const operand_a A32 = make_a(matrix, narrow);
+        const outcome third = multiply(A32, narrow, m, k, b, cc, dev, c.preprocess, seed * 31 + 3);
+        CHECK(first.c == third.c, "%s: 64-bit indices give another C than 32-bit ones", c.name);
+    }
     tcst_csr_free(&a_abs);
     tcst_csr_free(&ref_a);
     return true;
@@ -667,6 +671,23 @@ void run_suite(const tcs::device_info& dev) {
         c = cfg("no entries", value_type::f16, 8);
         c.beta = 3.0;
         check(empty, c, dev);
+    }
+    // CSR A with 64-bit indices: the format's build reads them as stored
+    {
+        config c = cfg("64-bit indices", value_type::f16, 16);
+        c.wide = true;
+        check(mixed, c, dev);
+        c.reorder = "1";
+        c.type = c.c_type = value_type::f64;
+        c.base = 1;
+        check(shuffled, c, dev);
+        c.reorder = nullptr;
+        c.families = true;
+        c.type = c.c_type = value_type::f32;
+        check(blocks8, c, dev);
+        c.families = false;
+        c.preprocess = false;
+        check(uneven, c, dev);
     }
     // BSR input: both block orders, square and rectangular blocks, base 1
     {
