@@ -17,6 +17,7 @@
 // (bitwise the C of 32-bit ones).
 #include "core/device.hpp"
 #include "emulated_indices.hpp"
+#include "emulation_check.hpp"
 #include "simt.hpp"
 #include "spmm/blocks/blocks_spmm.hpp"
 #include "spmm/csr/csr_spmm.hpp"
@@ -84,19 +85,8 @@ namespace {
 
 using tcs::value_type;
 
-int failures = 0;
+using tcst::failures;
 std::uint64_t seed = 1;
-
-#define CHECK(cond, ...)                                                                           \
-    do {                                                                                           \
-        if (!(cond)) {                                                                             \
-            std::fprintf(stderr, "FAILED %s:%d: ", __FILE__, __LINE__);                            \
-            std::fprintf(stderr, __VA_ARGS__);                                                     \
-            std::fprintf(stderr, "\n");                                                            \
-            ++failures;                                                                            \
-            return false;                                                                          \
-        }                                                                                          \
-    } while (0)
 
 std::size_t bytes_of(value_type t) { return t == value_type::f64 ? 8 : t == value_type::f32 ? 4 : 2; }
 
@@ -122,16 +112,7 @@ double rounded(double x, value_type t) {
     return get(slot, 0, t);
 }
 
-// 256-byte aligned host memory filled with a poison byte (the "device" memory).
-struct buffer {
-    std::unique_ptr<unsigned char, decltype(&std::free)> p{nullptr, &std::free};
-    explicit buffer(std::size_t bytes, int poison = 0xFF) {
-        const std::size_t rounded_bytes = (bytes + 255) / 256 * 256 + 256;
-        p.reset(static_cast<unsigned char*>(std::aligned_alloc(256, rounded_bytes)));
-        std::memset(p.get(), poison, rounded_bytes);
-    }
-    void* get() const { return p.get(); }
-};
+using buffer = tcst::poisoned_buffer;
 
 struct config {
     const char* name = "";
@@ -772,13 +753,7 @@ int main(int argc, char** argv) {
     if (argc > 1) seed = std::strtoull(argv[1], nullptr, 10);
     std::printf("blocks_emulation: seed %llu (TCST_SEED=%llu reproduces)\n", (unsigned long long)seed,
                 (unsigned long long)seed);
-    tcs::device_info h100;
-    h100.sm_count = 2;
-    h100.cc_major = 9;
-    h100.smem_per_block_optin = 232448;
-    h100.smem_per_sm = 233472;
-    h100.l2_bytes = 50u << 20;
-    h100.max_threads_per_sm = 2048;
+    tcs::device_info h100 = tcst::h100_like();
     run_suite(h100);
     check_duplicates(h100);
     emu::print_launches();

@@ -10,6 +10,7 @@
 // with different thread interleavings, which must give bitwise the same C.
 #include "core/device.hpp"
 #include "emulated_indices.hpp"
+#include "emulation_check.hpp"
 #include "simt.hpp"
 #include "spgemm/plan.hpp"
 #include "tcs_test_support.h"
@@ -32,19 +33,8 @@ using tcs::value_type;
 using tcs::spgemm::math_mode;
 using tcs::spgemm::problem;
 
-int failures = 0;
+using tcst::failures;
 std::uint64_t base_seed = 1;
-
-#define CHECK(cond, ...)                                                                           \
-    do {                                                                                           \
-        if (!(cond)) {                                                                             \
-            std::fprintf(stderr, "FAILED %s:%d: ", __FILE__, __LINE__);                            \
-            std::fprintf(stderr, __VA_ARGS__);                                                     \
-            std::fprintf(stderr, "\n");                                                            \
-            ++failures;                                                                            \
-            return false;                                                                          \
-        }                                                                                          \
-    } while (0)
 
 struct options {
     int a_base = 0, b_base = 0, c_base = 0;
@@ -93,16 +83,7 @@ double get(const void* array, std::int64_t i, value_type t) {
     }
 }
 
-// 256-byte aligned host memory filled with a poison byte (the "device" buffers).
-struct buffer {
-    std::unique_ptr<unsigned char, decltype(&std::free)> p{nullptr, &std::free};
-    explicit buffer(std::size_t bytes, int poison = 0xFF) {
-        const std::size_t rounded = (bytes + 255) / 256 * 256 + 256;
-        p.reset(static_cast<unsigned char*>(std::aligned_alloc(256, rounded)));
-        std::memset(p.get(), poison, rounded);
-    }
-    void* get() const { return p.get(); }
-};
+using buffer = tcst::poisoned_buffer;
 
 // A host matrix with an index base, 32- or 64-bit index arrays and values of a type.
 struct operand {
@@ -445,13 +426,8 @@ void run_suite(const tcs::device_info& dev, const char* label) {
 int main(int argc, char** argv) {
     base_seed = argc > 1 ? std::strtoull(argv[1], nullptr, 10) : tcst_fresh_seed();
     std::printf("tiles_emulation: seed %llu\n", (unsigned long long)base_seed);
-    tcs::device_info h100;
+    tcs::device_info h100 = tcst::h100_like();
     h100.sm_count = 132;  // few panels: each is split into segments
-    h100.cc_major = 9;
-    h100.smem_per_block_optin = 232448;
-    h100.smem_per_sm = 233472;
-    h100.l2_bytes = 50u << 20;
-    h100.max_threads_per_sm = 2048;
     run_suite(h100, "H100-like, panels split");
     tcs::device_info one = h100;
     one.sm_count = 0;  // one segment per panel
