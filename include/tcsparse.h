@@ -28,11 +28,11 @@
  *    (calls are then ordered by the stream). Functions taking no handle and no
  *    descriptor (tcsGetErrorName, tcsGetErrorString, tcsGetProperty) may be called from
  *    any thread at any time.
- *  - Index types: descriptors accept 16U/32I/64I like cuSPARSE. SpMV and SpMM take a
- *    CSR A whose row offsets and column indices are both TCS_INDEX_32I or both
- *    TCS_INDEX_64I (cuSPARSE's combinations); other computing functions (SpGEMM, BSR
- *    SpMM) take 32-bit indices. Every other combination (mixed widths, 16U) returns
- *    TCS_STATUS_NOT_SUPPORTED. (Through the cuSPARSE swap-in shim, such calls are
+ *  - Index types: descriptors accept 16U/32I/64I like cuSPARSE. SpMV, SpMM and SpGEMM
+ *    take CSR matrices whose row offsets and column indices are both TCS_INDEX_32I or
+ *    both TCS_INDEX_64I (SpMV and SpMM: cuSPARSE's combinations; SpGEMM: an extension,
+ *    cuSPARSE's SpGEMM takes 32-bit indices only); BSR SpMM takes 32-bit indices.
+ *    Every other combination (mixed widths, 16U) returns TCS_STATUS_NOT_SUPPORTED. (Through the cuSPARSE swap-in shim, such calls are
  *    forwarded to the real cuSPARSE: docs/forwarding.md.)
  */
 #ifndef TCSPARSE_H_
@@ -634,8 +634,16 @@ TCS_API tcsStatus_t tcsDnVecSetValues(tcsDnVecDescr_t dnVecDescr, void* values);
  *   free buf1, buf2;  tcsSpGEMM_destroyDescr(d);
  * \endcode
  * Semantics shared by the four calls:
- *  - A (m x k), B (k x n) and C (m x n) are CSR with 32-bit indices; C is created with
- *    nnz 0, NULL column/value arrays, and its row-offset array may already be given.
+ *  - A (m x k), B (k x n) and C (m x n) are CSR; C is created with nnz 0, NULL
+ *    column/value arrays, and its row-offset array may already be given.
+ *  - Index types: each of A, B and C has row offsets and column indices both
+ *    TCS_INDEX_32I or both TCS_INDEX_64I, chosen per matrix (64-bit is tcsparse's
+ *    extension: cuSPARSE's SpGEMM takes 32-bit only); mixed widths and 16U return
+ *    NOT_SUPPORTED. 64-bit arrays are read and C's written as stored, and C equals
+ *    bitwise the one of 32-bit arrays. The counts stay 32-bit: a 64-bit A or B of
+ *    2^31 - 1 rows or columns or more, or of 2^31 nonzeros or more, returns
+ *    NOT_SUPPORTED, and 2^31 products or more (or nnz(C) >= 2^31 for the tile
+ *    algorithms) INSUFFICIENT_RESOURCES, with 64-bit indices too.
  *    Index bases of A, B and C may differ. Column indices of A and B may be unsorted;
  *    C's columns come out sorted within each row.
  *  - opA and opB must be TCS_OPERATION_NON_TRANSPOSE (NOT_SUPPORTED otherwise, as in
@@ -660,8 +668,9 @@ TCS_API tcsStatus_t tcsDnVecSetValues(tcsDnVecDescr_t dnVecDescr, void* values);
  *    whatever the number of warps a panel is split into.
  *  - All work runs on the handle's stream in the caller's buffers; the library
  *    allocates no device memory.
- *  - Sizes beyond 32-bit indices (nnz(C) or the number of products >= 2^31) return
- *    INSUFFICIENT_RESOURCES (the tile algorithms: nnz(C) only).
+ *  - Sizes beyond 32-bit counts (nnz(C) or the number of products >= 2^31) return
+ *    INSUFFICIENT_RESOURCES (the tile algorithms: nnz(C) only), whatever the index
+ *    width.
  *  - Memory of the tile algorithms: buffer1 holds A's and B's tiles, sized from nnz
  *    alone (at most one tile per entry: 16 bytes per entry of A and of B, plus 4 for
  *    the map from tile order to CSR order), C's row offsets and a few bytes per panel
@@ -700,7 +709,7 @@ TCS_API tcsStatus_t tcsSpGEMM_destroyDescr(tcsSpGEMMDescr_t descr);
  * mismatched arguments, enums out of range, incompatible dimensions, buffer smaller than
  * required); NOT_SUPPORTED (op, index or value type not supported); ARCH_MISMATCH
  * (tensor cores on a device below compute capability 8.0); INSUFFICIENT_RESOURCES
- * (beyond 32-bit indices); EXECUTION_FAILED.
+ * (beyond 32-bit counts); EXECUTION_FAILED.
  */
 TCS_API tcsStatus_t tcsSpGEMM_workEstimation(tcsHandle_t handle, tcsOperation_t opA,
                                              tcsOperation_t opB, const void* alpha,
@@ -799,7 +808,7 @@ TCS_API tcsStatus_t tcsSpGEMM_copy(tcsHandle_t handle, tcsOperation_t opA, tcsOp
  * C's own values; buffer2 and buffer5 are not used (their sizes are 256 bytes, never
  * 0, so a buffer allocated from them is never NULL).
  *
- * Semantics: those of the SpGEMM group (CSR with 32-bit indices, opA = opB =
+ * Semantics: those of the SpGEMM group (CSR with 32- or 64-bit indices, opA = opB =
  * NON_TRANSPOSE, unsorted input columns, symbolic zeros kept, sorted columns in C,
  * bitwise reproducible values, no allocation, the handle's stream). The same opA,
  * opB, matrices, algorithm and descriptor must be passed to every call; A and B may
@@ -819,7 +828,7 @@ TCS_API tcsStatus_t tcsSpGEMM_copy(tcsHandle_t handle, tcsOperation_t opA, tcsOp
  * (fp32 or fp64, equal to A's and B's) is the compute type. Statuses: SUCCESS;
  * INVALID_VALUE (NULL or mismatched arguments, enums out of range, incompatible
  * dimensions, a buffer smaller than required); NOT_SUPPORTED (op, format, index or
- * value type not supported); INSUFFICIENT_RESOURCES (beyond 32-bit indices);
+ * value type not supported); INSUFFICIENT_RESOURCES (beyond 32-bit counts);
  * EXECUTION_FAILED.
  */
 TCS_API tcsStatus_t tcsSpGEMMreuse_workEstimation(tcsHandle_t handle, tcsOperation_t opA,

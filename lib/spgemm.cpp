@@ -84,11 +84,9 @@ call check_call(tcsHandle_t handle, tcsOperation_t opA, tcsOperation_t opB, cons
           TCS_STATUS_NOT_SUPPORTED);
     check(opB == TCS_OPERATION_NON_TRANSPOSE, 2, "opB", "must be NON_TRANSPOSE",
           TCS_STATUS_NOT_SUPPORTED);
-    check_csr32(*a, 4, "matA");
-    check_csr32(*b, 5, "matB");
-    check(c->format == TCS_FORMAT_CSR, 7, "matC", "must be CSR", TCS_STATUS_NOT_SUPPORTED);
-    check(c->offsets_type == TCS_INDEX_32I && c->columns_type == TCS_INDEX_32I, 7, "matC",
-          "must have 32-bit indices (TCS_INDEX_32I)", TCS_STATUS_NOT_SUPPORTED);
+    check_csr(*a, 4, "matA");
+    check_csr(*b, 5, "matB");
+    check_csr_indices(*c, 7, "matC");
     check(a->cols == b->rows, 5, "matB", "has rows != columns of matA");
     check(c->rows == a->rows, 7, "matC", "has rows != rows of matA");
     check(c->cols == b->cols, 7, "matC", "has columns != columns of matB");
@@ -274,17 +272,8 @@ extern "C" TCS_API tcsStatus_t tcsSpGEMM_copy(tcsHandle_t handle, tcsOperation_t
     check(c.nnz == 0 || (c.columns != nullptr && c.values != nullptr), 7, "matC",
           "has no column/value arrays (call tcsCsrSetPointers after compute)");
     check_inputs(k);
-    tcs::csr_out out;
-    out.rows = c.rows;
-    out.cols = c.cols;
-    out.nnz = c.nnz;
-    out.row_ptr = static_cast<int*>(c.offsets);
-    out.col_idx = static_cast<int*>(c.columns);
-    out.values = c.values;
-    out.type = value_type_of(c.value_type);
-    out.base = c.base == TCS_INDEX_BASE_ONE ? 1 : 0;
     d.plan->copy(k.problem, d.buffer1, d.buffer2, scalar_of(*k.handle, alpha, computeType),
-                 scalar_of(*k.handle, beta, computeType), out);
+                 scalar_of(*k.handle, beta, computeType), csr_out_of(c, c.values));
     d.at = stage::copied;
     return TCS_STATUS_SUCCESS;
 } catch (...) {

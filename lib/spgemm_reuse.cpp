@@ -62,12 +62,6 @@ tcs::spgemm::algorithm family_of(tcsSpGEMMAlg_t alg) {
     }
 }
 
-void check_operand_indices(const tcsSpMatDescr& m, int index, const char* name) {
-    check(m.format == TCS_FORMAT_CSR, index, name, "must be CSR", TCS_STATUS_NOT_SUPPORTED);
-    check(m.offsets_type == TCS_INDEX_32I && m.columns_type == TCS_INDEX_32I, index, name,
-          "must have 32-bit indices (TCS_INDEX_32I)", TCS_STATUS_NOT_SUPPORTED);
-}
-
 // The checks every reuse call shares; the value type of C is the compute type.
 call check_call(tcsHandle_t handle, tcsOperation_t opA, tcsOperation_t opB,
                 tcsConstSpMatDescr_t matA, tcsConstSpMatDescr_t matB, tcsSpMatDescr_t matC,
@@ -87,9 +81,9 @@ call check_call(tcsHandle_t handle, tcsOperation_t opA, tcsOperation_t opB,
           TCS_STATUS_NOT_SUPPORTED);
     check(opB == TCS_OPERATION_NON_TRANSPOSE, 2, "opB", "must be NON_TRANSPOSE",
           TCS_STATUS_NOT_SUPPORTED);
-    check_csr32(*a, at.a, "matA");
-    check_csr32(*b, at.b, "matB");
-    check_operand_indices(*c, at.c, "matC");
+    check_csr(*a, at.a, "matA");
+    check_csr(*b, at.b, "matB");
+    check_csr_indices(*c, at.c, "matC");
     check(a->cols == b->rows, at.b, "matB", "has rows != columns of matA");
     check(c->rows == a->rows, at.c, "matC", "has rows != rows of matA");
     check(c->cols == b->cols, at.c, "matC", "has columns != columns of matB");
@@ -134,16 +128,7 @@ tcs::csr_out output_of(const call& k, void* values, const positions& at) {
     check(c.rows == 0 || c.offsets != nullptr, at.c, "matC", "has no row offsets");
     check(c.nnz == 0 || (c.columns != nullptr && c.values != nullptr), at.c, "matC",
           "has no column/value arrays (call tcsCsrSetPointers after reuse_nnz)");
-    tcs::csr_out out;
-    out.rows = c.rows;
-    out.cols = c.cols;
-    out.nnz = c.nnz;
-    out.row_ptr = static_cast<int*>(c.offsets);
-    out.col_idx = static_cast<int*>(c.columns);
-    out.values = values;
-    out.type = value_type_of(c.value_type);
-    out.base = c.base == TCS_INDEX_BASE_ONE ? 1 : 0;
-    return out;
+    return csr_out_of(c, values);
 }
 
 }  // namespace

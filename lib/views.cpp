@@ -63,18 +63,28 @@ tcs::index_type index_type_of(tcsIndexType_t t) {
     throw tcs::error(tcs::errc::internal_error, "index type not validated");
 }
 
-tcs::csr_view csr_view_of(const tcsSpMatDescr& d) {
-    tcs::csr_view v;
+namespace {
+
+// The fields csr_view and csr_out share: sizes, index widths, value type and base.
+template <class View> View csr_fields_of(const tcsSpMatDescr& d) {
+    View v;
     v.rows = d.rows;
     v.cols = d.cols;
     v.nnz = d.nnz;
-    v.row_ptr = d.offsets;
-    v.col_idx = d.columns;
     v.offsets = index_type_of(d.offsets_type);
     v.columns = index_type_of(d.columns_type);
-    v.values = d.values;
     v.type = value_type_of(d.value_type);
     v.base = d.base == TCS_INDEX_BASE_ONE ? 1 : 0;
+    return v;
+}
+
+}  // namespace
+
+tcs::csr_view csr_view_of(const tcsSpMatDescr& d) {
+    auto v = csr_fields_of<tcs::csr_view>(d);
+    v.row_ptr = d.offsets;
+    v.col_idx = d.columns;
+    v.values = d.values;
     return v;
 }
 
@@ -113,13 +123,17 @@ tcs::scalar_arg scalar_of(const tcsContext& h, const void* p, cudaDataType compu
     return s;
 }
 
-void check_csr(const tcsSpMatDescr& d, int index, const char* name) {
+void check_csr_indices(const tcsSpMatDescr& d, int index, const char* name) {
     check(d.format == TCS_FORMAT_CSR, index, name, "must be CSR", TCS_STATUS_NOT_SUPPORTED);
     const bool same = d.offsets_type == d.columns_type;
     check(same && (d.offsets_type == TCS_INDEX_32I || d.offsets_type == TCS_INDEX_64I), index,
           name,
           "must have row offsets and column indices both TCS_INDEX_32I or both TCS_INDEX_64I",
           TCS_STATUS_NOT_SUPPORTED);
+}
+
+void check_csr(const tcsSpMatDescr& d, int index, const char* name) {
+    check_csr_indices(d, index, name);
     check(d.rows == 0 || d.offsets != nullptr, index, name,
           "has no row offsets (NULL csrRowOffsets with rows > 0)");
     // The kernels keep rows, columns and positions in 32 bits whatever the stored width;
@@ -131,10 +145,12 @@ void check_csr(const tcsSpMatDescr& d, int index, const char* name) {
           TCS_STATUS_NOT_SUPPORTED);
 }
 
-void check_csr32(const tcsSpMatDescr& d, int index, const char* name) {
-    check_csr(d, index, name);
-    check(d.offsets_type == TCS_INDEX_32I, index, name,
-          "must have 32-bit indices (TCS_INDEX_32I)", TCS_STATUS_NOT_SUPPORTED);
+tcs::csr_out csr_out_of(const tcsSpMatDescr& d, void* values) {
+    auto out = csr_fields_of<tcs::csr_out>(d);
+    out.row_ptr = d.offsets;
+    out.col_idx = d.columns;
+    out.values = values;
+    return out;
 }
 
 void check_bsr32(const tcsSpMatDescr& d, int index, const char* name) {

@@ -19,16 +19,19 @@ tcsDnVecDescr* live_vector_mutable(tcsDnVecDescr_t d, int index, const char* nam
 tcs::value_type value_type_of(cudaDataType t);  // one of the four valid types
 tcs::index_type index_type_of(tcsIndexType_t t);  // TCS_INDEX_32I or TCS_INDEX_64I
 tcs::csr_view csr_view_of(const tcsSpMatDescr& d);  // CSR with 32- or 64-bit indices
+// SpGEMM's C (checked by check_csr_indices), its values at `values`.
+tcs::csr_out csr_out_of(const tcsSpMatDescr& d, void* values);
 tcs::bsr_view bsr_view_of(const tcsSpMatDescr& d);  // BSR with 32-bit indices
 tcs::dense_view dense_view_of(const tcsDnMatDescr& d);
 tcs::scalar_arg scalar_of(const tcsContext& h, const void* p, cudaDataType compute);
 
 // NOT_SUPPORTED unless CSR with row offsets and column indices both 32-bit or both
-// 64-bit (the combinations cuSPARSE's SpMV and SpMM take), and for 64-bit fewer than
-// 2^31 - 1 rows and columns and fewer than 2^31 nonzeros.
+// 64-bit (the combinations cuSPARSE's SpMV and SpMM take; SpGEMM's A, B and C each).
+void check_csr_indices(const tcsSpMatDescr& d, int index, const char* name);
+// check_csr_indices, row offsets present, and for 64-bit fewer than 2^31 - 1 rows and
+// columns and fewer than 2^31 nonzeros (NOT_SUPPORTED: the kernels' positions are
+// 32-bit).
 void check_csr(const tcsSpMatDescr& d, int index, const char* name);
-// NOT_SUPPORTED unless CSR with 32-bit row offsets and column indices.
-void check_csr32(const tcsSpMatDescr& d, int index, const char* name);
 // NOT_SUPPORTED unless BSR with 32-bit block row offsets and block column indices.
 void check_bsr32(const tcsSpMatDescr& d, int index, const char* name);
 

@@ -222,9 +222,13 @@ tcsSpMatDescr_t tcs_shim_tcs_spmat(const void* p, int* accelerable) {
     if (p == NULL) return NULL;
     tcs_shim_spmat* d = tcs_shim_spmat_of(p);
     if (d == NULL) return (tcsSpMatDescr_t)(uintptr_t)p;  /* tcsparse rejects it */
-    /* What tcsparse's kernels do not take (yet): cuSPARSE's. */
-    if (d->tcs == NULL || d->batch_count > 1 || d->offsets_type != CUSPARSE_INDEX_32I ||
-        d->columns_type != CUSPARSE_INDEX_32I) {
+    /* What tcsparse's kernels do not take (yet): cuSPARSE's. Offsets and columns of one
+     * width, 32- or 64-bit, go to tcsparse, whose NOT_SUPPORTED (a product or size its
+     * kernels lack for 64-bit indices) sends the call back to cuSPARSE. */
+    const int one_width = d->offsets_type == d->columns_type &&
+                          (d->offsets_type == CUSPARSE_INDEX_32I ||
+                           d->offsets_type == CUSPARSE_INDEX_64I);
+    if (d->tcs == NULL || d->batch_count > 1 || !one_width) {
         *accelerable = 0;
         return NULL;
     }

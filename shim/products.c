@@ -1,8 +1,10 @@
 /* The products tcsparse accelerates: SpGEMM (all seven functions), the SpGEMMreuse
  * family, SpMM and SpMV. Each runs on tcsparse where every operand is one it can take;
- * otherwise (another format, 64-bit indices, a strided batch, a type tcsparse lacks),
+ * otherwise (another format, mixed index widths, a strided batch, a type tcsparse lacks),
  * or where tcsparse answers NOT_SUPPORTED for valid input, the real cuSPARSE runs it on
- * the same objects. The stateless products decide per call: the same arguments always
+ * the same objects. 64-bit indices (offsets and columns both TCS_INDEX_64I) reach
+ * tcsparse like 32-bit ones; what it lacks for them comes back as NOT_SUPPORTED and
+ * goes to cuSPARSE. The stateless products decide per call: the same arguments always
  * go the same way, so a buffer sized by one library is used by that library. An SpGEMM
  * descriptor decides at each protocol's workEstimation and keeps that library until
  * the next one: its later stages follow, whatever their operands. */

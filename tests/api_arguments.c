@@ -81,6 +81,7 @@ static struct {
     /* SpGEMM: A (4 x 5) * B (5 x 3) = C (4 x 3); SpMM: A * Bd (5 x 2) = Cd (4 x 2). */
     tcsSpMatDescr_t a, b, c;
     tcsSpMatDescr_t a_idx64, a_col64, a_col16;  /* 64/64, 32/64 and 32/16U offsets/columns */
+    tcsSpMatDescr_t c_idx64;
     tcsSpMatDescr_t a_coo, a_bsr, a_bsr64, a_off64, a_f64, a_no_offsets, b_rows4, c_rows5, c_off64,
         c_f64;
     tcsConstSpMatDescr_t c_const;
@@ -129,6 +130,7 @@ static int create_objects(void** state) {
     fx.a_idx64 = csr_typed(4, 5, 6, RP, TCS_INDEX_64I, TCS_INDEX_64I, CUDA_R_32F);
     fx.a_col64 = csr_typed(4, 5, 6, RP, TCS_INDEX_32I, TCS_INDEX_64I, CUDA_R_32F);
     fx.a_col16 = csr_typed(4, 5, 6, RP, TCS_INDEX_32I, TCS_INDEX_16U, CUDA_R_32F);
+    fx.c_idx64 = csr_typed(4, 3, 0, RP, TCS_INDEX_64I, TCS_INDEX_64I, CUDA_R_32F);
     fx.a_f64 = csr(4, 5, 6, RP, TCS_INDEX_32I, CUDA_R_64F);
     fx.a_no_offsets = csr(4, 5, 0, NULL, TCS_INDEX_32I, CUDA_R_32F);
     fx.b_rows4 = csr(4, 3, 4, RP, TCS_INDEX_32I, CUDA_R_32F);
@@ -158,7 +160,7 @@ static int create_objects(void** state) {
     fx.y_f64 = vector(4, CUDA_R_64F);
     if (tcsCreateConstDnVec(&fx.y_const, 4, VAL, CUDA_R_32F) != OK) return -1;
     const void* all[] = {fx.a,      fx.b,    fx.c,        fx.a_off64, fx.a_idx64, fx.a_col64,
-                         fx.a_col16, fx.a_f64, fx.a_no_offsets,
+                         fx.a_col16, fx.c_idx64, fx.a_f64, fx.a_no_offsets,
                          fx.b_rows4, fx.c_rows5, fx.c_off64, fx.c_f64, fx.bd,    fx.cd,
                          fx.bd_rows4, fx.cd_cols3, fx.bd_f64, fx.cd_f64, fx.x, fx.y,
                          fx.x_f64, fx.y_f64};
@@ -170,7 +172,7 @@ static int create_objects(void** state) {
 static int destroy_objects(void** state) {
     (void)state;
     tcsSpMatDescr_t sp[] = {fx.a,       fx.b,       fx.c,       fx.a_coo,  fx.a_bsr, fx.a_bsr64,
-                            fx.a_off64, fx.a_idx64, fx.a_col64, fx.a_col16, fx.a_f64,
+                            fx.a_off64, fx.a_idx64, fx.a_col64, fx.a_col16, fx.c_idx64, fx.a_f64,
                             fx.a_no_offsets, fx.b_rows4,
                             fx.c_rows5, fx.c_off64, fx.c_f64};
     for (size_t i = 0; i < sizeof sp / sizeof sp[0]; ++i) tcsDestroySpMat(sp[i]);
@@ -755,8 +757,9 @@ static void spgemm_common_cases(tcsStatus_t (*run)(const spgemm_args*), const ch
     SPGEMM(A, DENSE_AS_SPARSE, NOT_INIT);
     SPGEMM(A, fx.a_coo, UNSUPPORTED);
     SPGEMM(A, fx.a_bsr, UNSUPPORTED);
-    SPGEMM(A, fx.a_off64, UNSUPPORTED);
-    SPGEMM(A, fx.a_idx64, UNSUPPORTED); /* SpGEMM: 32-bit indices */
+    SPGEMM(A, fx.a_off64, UNSUPPORTED); /* mixed widths */
+    SPGEMM(A, fx.a_col64, UNSUPPORTED);
+    SPGEMM(A, fx.a_col16, UNSUPPORTED);
     SPGEMM(A, fx.a_no_offsets, INVALID);
     SPGEMM(A, fx.a_f64, UNSUPPORTED); /* value type differs from computeType */
     SPGEMM(B, NULL, INVALID);
@@ -788,6 +791,9 @@ static void test_spgemm_arguments(void** state) {
 
     /* Stage 1: the size query is host-only work, so the valid call can run. */
     spgemm_common_cases(work_estimation, "tcsSpGEMM_workEstimation");
+    /* 64-bit indices, per matrix (tcsparse's extension of cuSPARSE's SpGEMM) */
+    WITH(spgemm_args, ok, work_estimation, A, fx.a_idx64, OK);
+    WITH(spgemm_args, ok, work_estimation, C, fx.c_idx64, OK);
     BASE(spgemm_args, ok, work_estimation, OK);
     WITH(spgemm_args, ok, work_estimation, size1, NULL, INVALID);
 
@@ -1243,7 +1249,8 @@ static void reuse_common_cases(tcsStatus_t (*run)(const reuse_args*), const char
     REUSE(A, DENSE_AS_SPARSE, NOT_INIT);
     REUSE(A, fx.a_coo, UNSUPPORTED);
     REUSE(A, fx.a_bsr, UNSUPPORTED);
-    REUSE(A, fx.a_off64, UNSUPPORTED);
+    REUSE(A, fx.a_off64, UNSUPPORTED); /* mixed widths */
+    REUSE(A, fx.a_col16, UNSUPPORTED);
     REUSE(A, fx.a_no_offsets, INVALID);
     REUSE(A, fx.a_f64, UNSUPPORTED); /* value type differs from C's */
     REUSE(B, NULL, INVALID);
@@ -1273,6 +1280,8 @@ static void test_spgemm_reuse_arguments(void** state) {
     /* Stage 1: the size query is host-only work, so the valid call can run. */
     reuse_common_cases(reuse_work_estimation, "tcsSpGEMMreuse_workEstimation");
     BASE(reuse_args, ok, reuse_work_estimation, OK);
+    WITH(reuse_args, ok, reuse_work_estimation, A, fx.a_idx64, OK); /* 64-bit indices */
+    WITH(reuse_args, ok, reuse_work_estimation, C, fx.c_idx64, OK);
     WITH(reuse_args, ok, reuse_work_estimation, size1, NULL, INVALID);
 
     /* The later stages stop at the protocol, after every argument check. */

@@ -99,6 +99,7 @@ typedef struct {
     int estimate;       /* the estimateMemory (ALG2/ALG3) protocol instead of compute's query */
     int reuse;          /* compute + copy again after new values in A and B */
     int repeat;         /* a second full run, bitwise identical */
+    int wide_a, wide_b, wide_c; /* TCS_INDEX_64I offsets and columns */
 } options;
 
 static options defaults(void) {
@@ -111,21 +112,31 @@ static options defaults(void) {
 
 /* A matrix on the device and its descriptor. */
 typedef struct {
-    int *rp, *ci;
+    void *rp, *ci;
     void* val;
     tcsConstSpMatDescr_t descr;
 } device_csr;
 
-static device_csr upload(const tcst_csr* m, int base, int is_double) {
+static tcsIndexType_t index_type(int wide) { return wide ? TCS_INDEX_64I : TCS_INDEX_32I; }
+static size_t index_size(int wide) { return wide ? sizeof(int64_t) : sizeof(int); }
+
+/* wide: the indices as TCS_INDEX_64I. */
+static device_csr upload(const tcst_csr* m, int base, int is_double, int wide) {
     device_csr d;
-    assert_int_equal(tcst_csr_upload(m, base, is_double, &d.rp, &d.ci, &d.val), 0);
+    int *rp = NULL, *ci = NULL;
+    assert_int_equal(tcst_csr_upload(m, base, is_double, &rp, &ci, &d.val), 0);
+    tcst_device_free(rp), tcst_device_free(ci);
+    assert_int_equal(tcst_csr_upload_indices(m, base, wide, &d.rp, &d.ci), 0);
     track(d.rp), track(d.ci), track(d.val);
-    assert_ok(tcsCreateConstCsr(&d.descr, m->rows, m->cols, m->nnz, d.rp, d.ci, d.val, TCS_INDEX_32I,
-                                TCS_INDEX_32I, base ? TCS_INDEX_BASE_ONE : TCS_INDEX_BASE_ZERO,
+    assert_ok(tcsCreateConstCsr(&d.descr, m->rows, m->cols, m->nnz, d.rp, d.ci, d.val,
+                                index_type(wide), index_type(wide),
+                                base ? TCS_INDEX_BASE_ONE : TCS_INDEX_BASE_ZERO,
                                 is_double ? CUDA_R_64F : CUDA_R_32F));
     mats[n_mats++] = d.descr;
     return d;
 }
+
+
 
 /* The C the protocol produced, on the host. */
 typedef struct {
@@ -145,8 +156,8 @@ typedef struct {
     device_csr a, b;
     tcsSpMatDescr_t c;
     int64_t m, n;
-    int* c_rp;
-    int* c_ci;
+    void* c_rp;
+    void* c_ci;
     void* c_val;
     const double* c_old; /* beta != 0: C's values before copy (reference order) */
     tcsSpGEMMDescr_t d;
@@ -195,7 +206,7 @@ static result compute_and_copy(run* r, int64_t expected_nnz) {
     assert_int_equal(cols, r->n);
     assert_int_equal(nnz, expected_nnz);
     if (r->c_ci == NULL && nnz > 0) {
-        r->c_ci = (int*)poisoned((size_t)nnz * sizeof(int));
+        r->c_ci = poisoned((size_t)nnz * index_size(o->wide_c));
         r->c_val = poisoned((size_t)nnz * vs);
     }
     if (o->beta != 0.0) upload_values(r->c_val, r->c_old, nnz, o->is_double);
@@ -208,8 +219,8 @@ static result compute_and_copy(run* r, int64_t expected_nnz) {
     out.ci = (int*)malloc((size_t)(nnz > 0 ? nnz : 1) * sizeof(int));
     out.val = malloc((size_t)(nnz > 0 ? nnz : 1) * vs);
     assert_true(out.rp != NULL && out.ci != NULL && out.val != NULL);
-    download(out.rp, r->c_rp, (size_t)(r->m + 1) * sizeof(int));
-    download(out.ci, r->c_ci, (size_t)nnz * sizeof(int));
+    assert_int_equal(tcst_device_download_indices(out.rp, r->c_rp, r->m + 1, o->wide_c), 0);
+    assert_int_equal(tcst_device_download_indices(out.ci, r->c_ci, nnz, o->wide_c), 0);
     download(out.val, r->c_val, (size_t)nnz * vs);
     return out;
 }
@@ -218,11 +229,12 @@ static result compute_and_copy(run* r, int64_t expected_nnz) {
  * compute_and_copy. */
 static result full_protocol(run* r, const tcst_csr* a, const tcst_csr* b, int64_t expected_nnz) {
     const options* o = r->o;
-    r->c_rp = (int*)poisoned((size_t)(r->m + 1) * sizeof(int));
+    r->c_rp = poisoned((size_t)(r->m + 1) * index_size(o->wide_c));
     r->c_ci = NULL;
     r->c_val = NULL;
-    assert_ok(tcsCreateCsr(&r->c, r->m, r->n, 0, r->c_rp, NULL, NULL, TCS_INDEX_32I, TCS_INDEX_32I,
-                           o->c_base ? TCS_INDEX_BASE_ONE : TCS_INDEX_BASE_ZERO, type_of(o)));
+    assert_ok(tcsCreateCsr(&r->c, r->m, r->n, 0, r->c_rp, NULL, NULL, index_type(o->wide_c),
+                           index_type(o->wide_c), o->c_base ? TCS_INDEX_BASE_ONE : TCS_INDEX_BASE_ZERO,
+                           type_of(o)));
     mats[n_mats++] = r->c;
     assert_ok(tcsSpGEMM_createDescr(&r->d));
     gemms[n_gemms++] = r->d;
@@ -324,8 +336,8 @@ static void check_product(const char* name, const tcst_csr* a, const tcst_csr* b
     r.m = a->rows;
     r.n = b->cols;
     r.c_old = old;
-    r.a = upload(a, o->a_base, o->is_double);
-    r.b = upload(b, o->b_base, o->is_double);
+    r.a = upload(a, o->a_base, o->is_double, o->wide_a);
+    r.b = upload(b, o->b_base, o->is_double, o->wide_b);
     set_scalars(&r);
     result first = full_protocol(&r, a, b, nnz);
     check_result(name, o, a, b, old, &first);
@@ -357,6 +369,18 @@ static void check_product(const char* name, const tcst_csr* a, const tcst_csr* b
         result_free(&reused);
         tcst_csr_free(&a2);
         tcst_csr_free(&b2);
+    }
+    if (o->wide_a || o->wide_b || o->wide_c) {
+        /* the same product with 32-bit indices: bitwise the same C */
+        options narrow = *o;
+        narrow.wide_a = narrow.wide_b = narrow.wide_c = 0;
+        run r32 = r;
+        r32.o = &narrow;
+        r32.a = upload(a, o->a_base, o->is_double, 0);
+        r32.b = upload(b, o->b_base, o->is_double, 0);
+        result n32 = full_protocol(&r32, a, b, nnz);
+        assert_same(name, &first, &n32, o->is_double);
+        result_free(&n32);
     }
     result_free(&first);
     free(old);
@@ -543,8 +567,8 @@ static void test_exact_cancellation(void** state) {
     r.o = &o;
     r.m = a.rows;
     r.n = b.cols;
-    r.a = upload(&a, 0, 0);
-    r.b = upload(&b, 0, 0);
+    r.a = upload(&a, 0, 0, 0);
+    r.b = upload(&b, 0, 0, 0);
     set_scalars(&r);
     result got = full_protocol(&r, &a, &b, ref.nnz);
     for (int64_t e = 0; e < got.nnz; ++e) assert_true(((const float*)got.val)[e] == 0.0f);
@@ -706,6 +730,43 @@ static void test_scalars_and_beta(void** state) {
     tcst_csr_free(&a);
 }
 
+/* 64-bit indices (tcsparse's extension: cuSPARSE's SpGEMM has 32-bit only): A, B and C
+ * each TCS_INDEX_64I or not, every base, both types, every algorithm family, rows from
+ * empty to long (the group, block and wide bins), within the reference and bitwise the
+ * C of 32-bit indices (check_product). */
+static void test_index64(void** state) {
+    (void)state;
+    tcst_csr full_a = uniform(300, 200, 7, seed), b0 = uniform(200, quick ? 3000 : 20000, 9, seed + 1);
+    tcst_csr a0 = with_empty_rows(&full_a, 5);
+    tcst_csr a = with_long_row(&a0, 7, 180, seed + 2);
+    tcst_csr_free(&full_a);
+    tcst_csr_free(&a0);
+    const tcsSpGEMMAlg_t algs[] = {TCS_SPGEMM_ALG_HASH, TCS_SPGEMM_DEFAULT, TCS_SPGEMM_ALG_TILE,
+                                   TCS_SPGEMM_ALG_TILE_TC};
+    for (int w = 1; w < 8; ++w)
+        for (int g = 0; g < 4; ++g) {
+            if (quick && (w + g) % 2 != 0) continue;
+            options o = defaults();
+            o.wide_a = w & 1;
+            o.wide_b = (w >> 1) & 1;
+            o.wide_c = (w >> 2) & 1;
+            o.a_base = (w + g) % 2;
+            o.b_base = g % 2;
+            o.c_base = (w / 2 + g) % 2;
+            o.is_double = (w + g) % 3 == 0;
+            o.alg = algs[g];
+            o.beta = w == 7 ? 0.5 : 0.0;
+            o.reuse = g == 0;
+            char name[96];
+            snprintf(name, sizeof name, "64-bit indices A %d B %d C %d, algorithm %d", o.wide_a,
+                     o.wide_b, o.wide_c, (int)o.alg);
+            check_product(name, &a, &b0, &o);
+            teardown(NULL);
+        }
+    tcst_csr_free(&a);
+    tcst_csr_free(&b0);
+}
+
 /* Every algorithm value runs the hash algorithm; ALG2/ALG3 through estimateMemory. */
 static void test_algorithms(void** state) {
     (void)state;
@@ -758,6 +819,7 @@ int main(void) {
         T(test_unsorted_columns),  T(test_exact_cancellation), T(test_long_row_of_b),
         T(test_wide_rows),         T(test_all_bins),         T(test_generators),
         T(test_matrix_market),     T(test_scalars_and_beta), T(test_algorithms),
+        T(test_index64),
     };
     return cmocka_run_group_tests(tests, group_setup, group_teardown);
 }

@@ -102,20 +102,28 @@ static void new_values(tcst_csr* m, uint64_t s) {
 }
 
 typedef struct {
-    int *rp, *ci;
+    void *rp, *ci;
     void* val;
     tcsConstSpMatDescr_t d;
 } operand;
 
-static operand upload(tcst_csr* m, int base, int is_double) {
+static tcsIndexType_t index_type(int wide) { return wide ? TCS_INDEX_64I : TCS_INDEX_32I; }
+static size_t index_size(int wide) { return wide ? sizeof(int64_t) : sizeof(int); }
+
+/* wide: the indices as TCS_INDEX_64I. */
+static operand upload(tcst_csr* m, int base, int is_double, int wide) {
     operand o;
-    assert_int_equal(tcst_csr_upload(m, base, is_double, &o.rp, &o.ci, &o.val), 0);
+    int *rp = NULL, *ci = NULL;
+    assert_int_equal(tcst_csr_upload(m, base, is_double, &rp, &ci, &o.val), 0);
+    tcst_device_free(rp), tcst_device_free(ci);
+    assert_int_equal(tcst_csr_upload_indices(m, base, wide, &o.rp, &o.ci), 0);
     if (o.rp) hold(o.rp);
     if (o.ci) hold(o.ci);
     if (o.val) hold(o.val);
     put_values(o.val, m, is_double); /* the rounded values, also on the host */
-    assert_ok(tcsCreateConstCsr(&o.d, m->rows, m->cols, m->nnz, o.rp, o.ci, o.val, TCS_INDEX_32I,
-                                TCS_INDEX_32I, base ? TCS_INDEX_BASE_ONE : TCS_INDEX_BASE_ZERO,
+    assert_ok(tcsCreateConstCsr(&o.d, m->rows, m->cols, m->nnz, o.rp, o.ci, o.val,
+                                index_type(wide), index_type(wide),
+                                base ? TCS_INDEX_BASE_ONE : TCS_INDEX_BASE_ZERO,
                                 is_double ? CUDA_R_64F : CUDA_R_32F));
     held_mats[n_held_mats++] = o.d;
     return o;
@@ -125,6 +133,7 @@ typedef struct {
     int a_base, b_base, c_base, is_double;
     int device_scalars;
     tcsSpGEMMAlg_t alg;
+    int wide; /* A, B and C with TCS_INDEX_64I offsets and columns */
 } config;
 
 /* C after the reuse protocol, ready for tcsSpGEMMreuse_compute. */
@@ -134,7 +143,7 @@ typedef struct {
     tcsSpMatDescr_t c;
     tcsSpGEMMDescr_t descr;
     int64_t m, n, nnz;
-    int *c_rp, *c_ci;
+    void *c_rp, *c_ci;
     void* c_val;
     void *alpha, *beta; /* host or device, in the compute type */
 } product;
@@ -150,9 +159,9 @@ typedef struct {
 /* Stages 1-3: sizes asked twice, buffers freed as early as cuSPARSE allows. */
 static void set_up(product* p, int64_t expected_nnz) {
     const config* k = p->k;
-    p->c_rp = (int*)poisoned((size_t)(p->m + 1) * sizeof(int));
-    assert_ok(tcsCreateCsr(&p->c, p->m, p->n, 0, p->c_rp, NULL, NULL, TCS_INDEX_32I, TCS_INDEX_32I,
-                           k->c_base ? TCS_INDEX_BASE_ONE : TCS_INDEX_BASE_ZERO,
+    p->c_rp = poisoned((size_t)(p->m + 1) * index_size(k->wide));
+    assert_ok(tcsCreateCsr(&p->c, p->m, p->n, 0, p->c_rp, NULL, NULL, index_type(k->wide),
+                           index_type(k->wide), k->c_base ? TCS_INDEX_BASE_ONE : TCS_INDEX_BASE_ZERO,
                            k->is_double ? CUDA_R_64F : CUDA_R_32F));
     held_mats[n_held_mats++] = p->c;
     if (p->descr == NULL) {
@@ -187,7 +196,7 @@ static void set_up(product* p, int64_t expected_nnz) {
     assert_int_equal(nnz, expected_nnz);
     p->nnz = nnz;
 
-    p->c_ci = (int*)poisoned((size_t)nnz * sizeof(int));
+    p->c_ci = poisoned((size_t)nnz * index_size(k->wide));
     p->c_val = poisoned((size_t)nnz * vsize(k->is_double));
     assert_ok(tcsCsrSetPointers(p->c, p->c_rp, p->c_ci, p->c_val));
     size_t s5 = 0, s5_again = 0;
@@ -252,8 +261,8 @@ static void* check_c(const char* name, const product* p, const tcst_csr* a, cons
     void* val = malloc(n * vsize(dbl));
     assert_true(rp && ci && val);
     assert_int_equal(cudaDeviceSynchronize(), cudaSuccess);
-    assert_int_equal(tcst_device_download(rp, p->c_rp, (size_t)(p->m + 1) * sizeof(int)), 0);
-    assert_int_equal(tcst_device_download(ci, p->c_ci, (size_t)p->nnz * sizeof(int)), 0);
+    assert_int_equal(tcst_device_download_indices(rp, p->c_rp, p->m + 1, p->k->wide), 0);
+    assert_int_equal(tcst_device_download_indices(ci, p->c_ci, p->nnz, p->k->wide), 0);
     assert_int_equal(tcst_device_download(val, p->c_val, (size_t)p->nnz * vsize(dbl)), 0);
     char msg[512] = "";
     const int bad = tcst_compare_csr(&ref, mag, rp, ci, val, dbl, p->k->c_base,
@@ -276,8 +285,8 @@ static void check_reuse(const char* name, tcst_csr* a, tcst_csr* b, const config
     p.k = k;
     p.m = a->rows;
     p.n = b->cols;
-    p.a = upload(a, k->a_base, k->is_double);
-    p.b = upload(b, k->b_base, k->is_double);
+    p.a = upload(a, k->a_base, k->is_double, k->wide);
+    p.b = upload(b, k->b_base, k->is_double, k->wide);
     set_up(&p, nnz);
 
     /* 1: the values A and B were created with */
@@ -352,6 +361,26 @@ static void test_generated(void** state) {
     tcst_csr_free(&r);
 }
 
+/* 64-bit indices in A, B and C (tcsparse's extension), both bases, every algorithm
+ * family, both types: the whole protocol against the reference (check_reuse). */
+static void test_index64(void** state) {
+    (void)state;
+    tcst_csr a = uniform(quick ? 400 : 3000, 300, 9, seed + 50);
+    tcst_csr b = uniform(300, quick ? 500 : 4000, 7, seed + 51);
+    tcst_csr_shuffle_columns(&a, seed + 52);
+    const tcsSpGEMMAlg_t algs[] = {TCS_SPGEMM_ALG_HASH, TCS_SPGEMM_DEFAULT, TCS_SPGEMM_ALG_TILE_TC};
+    for (int g = 0; g < 3; ++g) {
+        config k = plain();
+        k.wide = 1;
+        k.alg = algs[g];
+        k.a_base = g % 2;
+        k.c_base = (g + 1) % 2;
+        k.device_scalars = g == 1;
+        both_types("64-bit indices", &a, &b, k);
+    }
+    tcst_csr_free(&a), tcst_csr_free(&b);
+}
+
 static void test_empty_shapes(void** state) {
     (void)state;
     const int64_t shapes[][3] = {{0, 5, 4}, {6, 0, 3}, {4, 5, 0}, {0, 0, 0}, {1, 1, 1}};
@@ -408,8 +437,8 @@ static void test_cancellation(void** state) {
         product p;
         memset(&p, 0, sizeof p);
         p.k = &k, p.m = 1, p.n = 1;
-        p.a = upload(&a, 0, dbl);
-        p.b = upload(&b, 0, dbl);
+        p.a = upload(&a, 0, dbl, 0);
+        p.b = upload(&b, 0, dbl, 0);
         set_up(&p, 1);
         set_scalars(&p, 1.0, 0.0);
         assert_ok(tcsSpGEMMreuse_compute(COMPUTE_ARGS(&p)));
@@ -457,8 +486,8 @@ static void test_protocols_side_by_side(void** state) {
     product p;
     memset(&p, 0, sizeof p);
     p.k = &k, p.m = a.rows, p.n = b.cols;
-    p.a = upload(&a, 0, 1);
-    p.b = upload(&b, 0, 1);
+    p.a = upload(&a, 0, 1, 0);
+    p.b = upload(&b, 0, 1, 0);
     tcst_csr ref;
     assert_int_equal(tcst_ref_spgemm(&a, &b, &ref), 0);
     set_up(&p, ref.nnz);
@@ -466,7 +495,7 @@ static void test_protocols_side_by_side(void** state) {
 
     /* the plain protocol on the same descriptor: B * A^T-like product of other sizes */
     tcst_csr a2 = uniform(80, 200, 3, seed + 62);
-    operand x = upload(&a2, 0, 1);
+    operand x = upload(&a2, 0, 1, 0);
     int* c2_rp = (int*)poisoned(81 * sizeof(int));
     tcsSpMatDescr_t c2 = NULL;
     assert_ok(tcsCreateCsr(&c2, 80, 250, 0, c2_rp, NULL, NULL, TCS_INDEX_32I, TCS_INDEX_32I,
@@ -541,6 +570,7 @@ int main(void) {
         cmocka_unit_test_teardown(test_wide_rows, teardown),
         cmocka_unit_test_teardown(test_matrix_market, teardown),
         cmocka_unit_test_teardown(test_protocols_side_by_side, teardown),
+        cmocka_unit_test_teardown(test_index64, teardown),
     };
     return cmocka_run_group_tests(tests, group_setup, group_teardown);
 }

@@ -128,6 +128,7 @@ typedef struct {
     double alpha, beta;
     int reuse;  /* compute + copy again after new values in A and B */
     int repeat; /* a second full run, bitwise identical */
+    int wide;   /* A, B and C with TCS_INDEX_64I offsets and columns */
 } options;
 
 static options defaults(tcsSpGEMMAlg_t alg, vtype t) {
@@ -163,21 +164,27 @@ static double tolerance(const options* o) {
 }
 
 typedef struct {
-    int *rp, *ci;
+    void *rp, *ci;
     void* val;
     tcsConstSpMatDescr_t descr;
 } device_csr;
 
-/* m (values already as the type stores them) on the device. */
-static device_csr upload(const tcst_csr* m, int base, vtype t) {
+static tcsIndexType_t index_type(int wide) { return wide ? TCS_INDEX_64I : TCS_INDEX_32I; }
+static size_t index_size(int wide) { return wide ? sizeof(int64_t) : sizeof(int); }
+
+/* m (values already as the type stores them) on the device; wide: 64-bit indices. */
+static device_csr upload(const tcst_csr* m, int base, vtype t, int wide) {
     device_csr d;
     const int is_wide = t == F64;
-    assert_int_equal(tcst_csr_upload(m, base, is_wide, &d.rp, &d.ci, &d.val), 0);
+    int *rp = NULL, *ci = NULL;
+    assert_int_equal(tcst_csr_upload(m, base, is_wide, &rp, &ci, &d.val), 0);
+    tcst_device_free(rp), tcst_device_free(ci);
+    assert_int_equal(tcst_csr_upload_indices(m, base, wide, &d.rp, &d.ci), 0);
     track(d.rp), track(d.ci), track(d.val);
     if (t == F16 || t == BF16) upload_values(d.val, m->val, m->nnz, t); /* over the fp32 copy */
-    assert_ok(tcsCreateConstCsr(&d.descr, m->rows, m->cols, m->nnz, d.rp, d.ci, d.val, TCS_INDEX_32I,
-                                TCS_INDEX_32I, base ? TCS_INDEX_BASE_ONE : TCS_INDEX_BASE_ZERO,
-                                data_type(t)));
+    assert_ok(tcsCreateConstCsr(&d.descr, m->rows, m->cols, m->nnz, d.rp, d.ci, d.val,
+                                index_type(wide), index_type(wide),
+                                base ? TCS_INDEX_BASE_ONE : TCS_INDEX_BASE_ZERO, data_type(t)));
     mats[n_mats++] = d.descr;
     return d;
 }
@@ -199,8 +206,8 @@ typedef struct {
     int same; /* B is A's very arrays (C = A*A) */
     tcsSpMatDescr_t c;
     int64_t m, n;
-    int* c_rp;
-    int* c_ci;
+    void* c_rp;
+    void* c_ci;
     void* c_val;
     const double* c_old;
     tcsSpGEMMDescr_t d;
@@ -249,7 +256,7 @@ static result compute_and_copy(run* r, int64_t expected_nnz) {
     assert_int_equal(cols, r->n);
     assert_int_equal(nnz, expected_nnz);
     if (r->c_ci == NULL && nnz > 0) {
-        r->c_ci = (int*)poisoned((size_t)nnz * sizeof(int));
+        r->c_ci = poisoned((size_t)nnz * index_size(o->wide));
         r->c_val = poisoned((size_t)nnz * vs);
     }
     if (o->beta != 0.0) upload_values(r->c_val, r->c_old, nnz, o->type);
@@ -263,8 +270,8 @@ static result compute_and_copy(run* r, int64_t expected_nnz) {
     out.val = (double*)malloc((size_t)(nnz > 0 ? nnz : 1) * sizeof(double));
     void* raw = malloc((size_t)(nnz > 0 ? nnz : 1) * vs);
     assert_true(out.rp != NULL && out.ci != NULL && out.val != NULL && raw != NULL);
-    download(out.rp, r->c_rp, (size_t)(r->m + 1) * sizeof(int));
-    download(out.ci, r->c_ci, (size_t)nnz * sizeof(int));
+    assert_int_equal(tcst_device_download_indices(out.rp, r->c_rp, r->m + 1, o->wide), 0);
+    assert_int_equal(tcst_device_download_indices(out.ci, r->c_ci, nnz, o->wide), 0);
     download(raw, r->c_val, (size_t)nnz * vs);
     for (int64_t e = 0; e < nnz; ++e) out.val[e] = get_value(raw, e, o->type);
     free(raw);
@@ -273,11 +280,12 @@ static result compute_and_copy(run* r, int64_t expected_nnz) {
 
 static result full_protocol(run* r, const tcst_csr* a, const tcst_csr* b, int64_t expected_nnz) {
     const options* o = r->o;
-    r->c_rp = (int*)poisoned((size_t)(r->m + 1) * sizeof(int));
+    r->c_rp = poisoned((size_t)(r->m + 1) * index_size(o->wide));
     r->c_ci = NULL;
     r->c_val = NULL;
-    assert_ok(tcsCreateCsr(&r->c, r->m, r->n, 0, r->c_rp, NULL, NULL, TCS_INDEX_32I, TCS_INDEX_32I,
-                           o->c_base ? TCS_INDEX_BASE_ONE : TCS_INDEX_BASE_ZERO, data_type(o->type)));
+    assert_ok(tcsCreateCsr(&r->c, r->m, r->n, 0, r->c_rp, NULL, NULL, index_type(o->wide),
+                           index_type(o->wide), o->c_base ? TCS_INDEX_BASE_ONE : TCS_INDEX_BASE_ZERO,
+                           data_type(o->type)));
     mats[n_mats++] = r->c;
     assert_ok(tcsSpGEMM_createDescr(&r->d));
     gemms[n_gemms++] = r->d;
@@ -378,9 +386,9 @@ static result product(const char* name, const tcst_csr* a0, const tcst_csr* b0, 
     r.m = a.rows;
     r.n = b.cols;
     r.c_old = old;
-    r.a = upload(&a, o->a_base, o->type);
+    r.a = upload(&a, o->a_base, o->type, o->wide);
     r.same = b0 == NULL;
-    if (!r.same) r.b = upload(&b, o->b_base, o->type);
+    if (!r.same) r.b = upload(&b, o->b_base, o->type, o->wide);
     set_scalars(&r);
     result first = full_protocol(&r, &a, &b, nnz);
     check_result(name, o, &a, &b, old, &first);
@@ -419,6 +427,17 @@ static result product(const char* name, const tcst_csr* a0, const tcst_csr* b0, 
 static void check_product(const char* name, const tcst_csr* a, const tcst_csr* b, const options* o) {
     result r = product(name, a, b, o);
     result_free(&r);
+    teardown(NULL);
+}
+
+/* The product with 64-bit indices in A, B and C equals bitwise the one with 32-bit. */
+static void check_index64(const char* name, const tcst_csr* a, const tcst_csr* b, options o) {
+    o.wide = 1;
+    result wide = product(name, a, b, &o);
+    o.wide = 0;
+    result narrow = product(name, a, b, &o);
+    assert_same(name, &wide, &narrow);
+    result_free(&wide), result_free(&narrow);
     teardown(NULL);
 }
 
@@ -505,6 +524,35 @@ static void test_index_bases(void** state) {
         snprintf(name, sizeof name, "bases A %d B %d C %d", o.a_base, o.b_base, o.c_base);
         check_product(name, &a, &b, &o);
     }
+    tcst_csr_free(&a);
+    tcst_csr_free(&b);
+}
+
+/* 64-bit indices (tcsparse's extension: cuSPARSE's SpGEMM has 32-bit only) through
+ * both tile algorithms, the default's choice and the hash algorithm, every type the
+ * algorithm takes, both bases: the conversion reads A's and B's 64-bit arrays, copy
+ * writes C's. */
+static void test_index64(void** state) {
+    (void)state;
+    tcst_csr full_a = uniform(quick ? 70 : 300, 90, 7, seed), b = uniform(90, quick ? 60 : 250, 9, seed + 1);
+    tcst_csr a = with_empty_rows(&full_a, 5);
+    tcst_csr_free(&full_a);
+    const tcsSpGEMMAlg_t algs[] = {TCS_SPGEMM_ALG_TILE_TC, TCS_SPGEMM_ALG_TILE, TCS_SPGEMM_DEFAULT,
+                                   TCS_SPGEMM_ALG_HASH};
+    for (int g = 0; g < 4; ++g)
+        for (int t = 0; t < 4; ++t) {
+            if (algs[g] == TCS_SPGEMM_ALG_HASH && t >= 2) continue; /* no 16-bit path */
+            if (quick && (g + t) % 2 != 0) continue;
+            options o = defaults(algs[g], (vtype)t);
+            o.a_base = t % 2;
+            o.b_base = g % 2;
+            o.c_base = (g + t) % 2;
+            o.beta = t == 1 ? 0.5 : 0.0;
+            o.reuse = g == 0;
+            char name[80];
+            snprintf(name, sizeof name, "64-bit indices, %s", alg_name(algs[g]));
+            check_index64(name, &a, &b, o);
+        }
     tcst_csr_free(&a);
     tcst_csr_free(&b);
 }
@@ -767,7 +815,7 @@ int main(void) {
         T(test_empty_shapes),       T(test_nnz_c_zero),     T(test_index_bases),
         T(test_unsorted_columns),   T(test_exact_cancellation), T(test_tile_shapes),
         T(test_generators),         T(test_matrix_market),  T(test_scalars_and_beta),
-        T(test_math_modes),         T(test_fp16_smape),
+        T(test_math_modes),         T(test_fp16_smape),     T(test_index64),
     };
     /* TCST_ONLY=<pattern> runs the matching tests only (cmocka's filter). */
     if (getenv("TCST_ONLY") != NULL) cmocka_set_test_filter(getenv("TCST_ONLY"));

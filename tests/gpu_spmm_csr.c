@@ -469,17 +469,7 @@ static void* upload_values(const double* v, int64_t count, cudaDataType t) {
 
 /* wide: the indices as TCS_INDEX_64I. */
 static void csr_upload(device_csr* d, const tcst_csr* a, int base, cudaDataType t, int wide) {
-    if (wide) {
-        int64_t *rp = NULL, *ci = NULL;
-        assert_int_equal(tcst_csr_upload_indices64(a, base, &rp, &ci), 0);
-        d->rp = rp, d->ci = ci;
-    } else {
-        int *rp = NULL, *ci = NULL;
-        void* doubles = NULL;
-        assert_int_equal(tcst_csr_upload(a, base, 1, &rp, &ci, &doubles), 0);
-        tcst_device_free(doubles);
-        d->rp = rp, d->ci = ci;
-    }
+    assert_int_equal(tcst_csr_upload_indices(a, base, wide, &d->rp, &d->ci), 0);
     d->val = upload_values(a->val, a->nnz, t);
     const tcsIndexType_t it = wide ? TCS_INDEX_64I : TCS_INDEX_32I;
     assert_ok(tcsCreateConstCsr(&d->descr, a->rows, a->cols, a->nnz, d->rp, d->ci, d->val, it,

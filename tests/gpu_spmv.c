@@ -128,17 +128,7 @@ typedef struct {
 /* wide: the indices as TCS_INDEX_64I. */
 static device_matrix upload_matrix(const tcst_csr* a, int base, cudaDataType type, int wide) {
     device_matrix d;
-    if (wide) {
-        int64_t *rp = NULL, *ci = NULL;
-        assert_int_equal(tcst_csr_upload_indices64(a, base, &rp, &ci), 0);
-        d.rp = rp, d.ci = ci;
-    } else {
-        int *rp = NULL, *ci = NULL;
-        void* unused = NULL;
-        assert_int_equal(tcst_csr_upload(a, base, 1, &rp, &ci, &unused), 0);
-        tcst_device_free(unused);
-        d.rp = rp, d.ci = ci;
-    }
+    assert_int_equal(tcst_csr_upload_indices(a, base, wide, &d.rp, &d.ci), 0);
     if (d.rp) held[n_held++] = d.rp;
     if (d.ci) held[n_held++] = d.ci;
     const size_t vs = tcst_value_size(type);

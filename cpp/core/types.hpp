@@ -78,11 +78,13 @@ struct bsr_view {
     bool row_major_blocks = true;
 };
 
-// The output CSR matrix C of SpGEMM: arrays the caller allocated.
+// The output CSR matrix C of SpGEMM: arrays the caller allocated, the index arrays of
+// `offsets` and `columns` width.
 struct csr_out {
     std::int64_t rows = 0, cols = 0, nnz = 0;
-    int* row_ptr = nullptr;
-    int* col_idx = nullptr;
+    void* row_ptr = nullptr;
+    void* col_idx = nullptr;
+    index_type offsets = index_type::i32, columns = index_type::i32;
     void* values = nullptr;
     value_type type = value_type::f32;
     int base = 0;

@@ -3,6 +3,7 @@
 #include "formats/bitmap_tiles.hpp"
 
 #include "core/error.hpp"
+#include "core/index_array.cuh"
 #include "core/kernel_launch.hpp"
 
 #include <cub/device/device_scan.cuh>
@@ -16,10 +17,10 @@ namespace {
 constexpr int kThreads = 256;
 constexpr unsigned kFull = 0xffffffffu;
 
-// What the kernels read of a CSR matrix.
+// What the kernels read of a CSR matrix (32- or 64-bit index arrays).
 struct csr_pattern {
-    const int* rp;
-    const int* ci;
+    index_in rp;
+    index_in ci;
     std::int64_t rows;
     int base;
     int panels;
@@ -28,10 +29,11 @@ struct csr_pattern {
 };
 
 csr_pattern pattern_of(const csr_view& m) {
-    return {offsets_as<int>(m), columns_as<int>(m), m.rows, m.base, panels_of(m.rows), int(m.nnz), int(m.cols) - 1};
+    return {index_in(m.row_ptr, m.offsets), index_in(m.col_idx, m.columns), m.rows, m.base, panels_of(m.rows),
+            int(m.nnz), int(m.cols) - 1};
 }
 
-__device__ int clamp_to(int x, int lo, int hi) { return x < lo ? lo : x > hi ? hi : x; }
+__device__ int clamp_to(long long x, int lo, int hi) { return x < lo ? lo : x > hi ? hi : int(x); }
 
 // The row's entries [begin, end) as its group of kTileDim lanes (one per row of the
 // panel) bounds them, the way docs/validation.md promises for every product: offsets
@@ -43,8 +45,8 @@ __device__ int2 panel_row_range(const csr_pattern& m, std::int64_t row) {
     const int r = int(threadIdx.x) % kTileDim;
     int b = 0, e = 0;
     if (row < m.rows) {
-        b = clamp_to(m.rp[row] - m.base, 0, m.nnz);
-        e = clamp_to(m.rp[row + 1] - m.base, 0, m.nnz);
+        b = clamp_to(m.rp.at(row) - m.base, 0, m.nnz);
+        e = clamp_to(m.rp.at(row + 1) - m.base, 0, m.nnz);
     }
     // Rows past the matrix end where the last row does (e = b = its end below).
     int reach = max(b, e);
@@ -62,7 +64,7 @@ __device__ int2 panel_row_range(const csr_pattern& m, std::int64_t row) {
 
 // One row of a panel as its lane walks it, tile column after tile column.
 struct row_cursor {
-    const int* ci = nullptr;
+    index_in ci;
     int base = 0;
     int begin = 0, end = 0;  // the row's entries, 0-based
     int at = 0;              // sorted rows: the first entry not taken yet
@@ -70,7 +72,7 @@ struct row_cursor {
     int next = kNoTile;      // the smallest tile column not taken yet
 
     int last_column = 0;
-    __device__ int column(int e) const { return clamp_to(ci[e] - base, 0, last_column); }
+    __device__ int column(int e) const { return clamp_to(ci.at(e) - base, 0, last_column); }
 
     // Every lane of the warp calls this (panel_row_range).
     __device__ void open(const csr_pattern& m, std::int64_t row) {

@@ -13,10 +13,13 @@
 // BSR input with both block orders and rectangular blocks, runs with and without
 // preprocess (bitwise the same), two thread interleavings (bitwise the same), the block
 // counts against a CPU count of the same format (natural and signature order), the
-// reorder knob, and duplicate entries detected.
+// reorder knob, duplicate entries detected, and CSR input with 64-bit offsets and columns
+// (bitwise the C of 32-bit ones).
 #include "core/device.hpp"
 #include "core/error.hpp"
 #include "guarded.hpp"
+#include "emulated_indices.hpp"
+#include "emulation_check.hpp"
 #include "simt.hpp"
 #include "spmm/blocks/blocks_spmm.hpp"
 #include "spmm/csr/csr_spmm.hpp"
@@ -84,19 +87,8 @@ namespace {
 
 using tcs::value_type;
 
-int failures = 0;
+using tcst::failures;
 std::uint64_t seed = 1;
-
-#define CHECK(cond, ...)                                                                           \
-    do {                                                                                           \
-        if (!(cond)) {                                                                             \
-            std::fprintf(stderr, "FAILED %s:%d: ", __FILE__, __LINE__);                            \
-            std::fprintf(stderr, __VA_ARGS__);                                                     \
-            std::fprintf(stderr, "\n");                                                            \
-            ++failures;                                                                            \
-            return false;                                                                          \
-        }                                                                                          \
-    } while (0)
 
 std::size_t bytes_of(value_type t) { return t == value_type::f64 ? 8 : t == value_type::f32 ? 4 : 2; }
 
@@ -122,16 +114,7 @@ double rounded(double x, value_type t) {
     return get(slot, 0, t);
 }
 
-// 256-byte aligned host memory filled with a poison byte (the "device" memory).
-struct buffer {
-    std::unique_ptr<unsigned char, decltype(&std::free)> p{nullptr, &std::free};
-    explicit buffer(std::size_t bytes, int poison = 0xFF) {
-        const std::size_t rounded_bytes = (bytes + 255) / 256 * 256 + 256;
-        p.reset(static_cast<unsigned char*>(std::aligned_alloc(256, rounded_bytes)));
-        std::memset(p.get(), poison, rounded_bytes);
-    }
-    void* get() const { return p.get(); }
-};
+using buffer = tcst::poisoned_buffer;
 
 struct config {
     const char* name = "";
@@ -151,6 +134,7 @@ struct config {
     bool bsr = false;
     int rbs = 1, cbs = 1;
     bool block_row_major = true;
+    bool wide = false;  // CSR A with 64-bit offsets and columns
 };
 
 // Tolerance per precision, relative to the sum of |products| (and |beta * C|).
@@ -213,6 +197,7 @@ struct outcome {
 // A, stored as the config says (CSR with its base, or BSR of the expanded matrix's blocks),
 // in the "device" memory; `dense` is the matrix the reference multiplies (values rounded).
 struct operand_a {
+    tcst::host_indices csr_indices;
     std::vector<int> rp, ci;
     std::unique_ptr<buffer> val;
     tcs::csr_view csr;
@@ -222,19 +207,12 @@ struct operand_a {
 operand_a make_a(const tcst_csr& m, const config& c) {
     operand_a o;
     if (!c.bsr) {
-        o.rp.resize(std::size_t(m.rows) + 1);
-        o.ci.resize(std::size_t(m.nnz) + 1);
         o.val = std::make_unique<buffer>(std::size_t(m.nnz) * 8 + 8);
-        for (std::int64_t i = 0; i <= m.rows; ++i) o.rp[std::size_t(i)] = m.row_ptr[i] + c.base;
-        for (std::int64_t e = 0; e < m.nnz; ++e) {
-            o.ci[std::size_t(e)] = m.col_idx[e] + c.base;
-            put(o.val->get(), std::size_t(e), c.type, m.val[e]);
-        }
+        o.csr_indices.fill(m, c.base, c.wide, o.csr);
+        for (std::int64_t e = 0; e < m.nnz; ++e) put(o.val->get(), std::size_t(e), c.type, m.val[e]);
         o.csr.rows = m.rows;
         o.csr.cols = m.cols;
         o.csr.nnz = m.nnz;
-        o.csr.row_ptr = o.rp.data();
-        o.csr.col_idx = o.ci.data();
         o.csr.values = o.val->get();
         o.csr.type = c.type;
         o.csr.base = c.base;
@@ -464,6 +442,13 @@ bool check(const tcst_csr& matrix, const config& c, const tcs::device_info& dev)
     const outcome second = multiply(A, c, m, k, b, cc, dev, !c.preprocess, seed * 31 + 2);
     CHECK(first.c == second.c, "%s: with and without preprocess (and another interleaving) differ",
           c.name);
+    if (c.wide) {
+        config narrow = c;
+        narrow.wide = false;
+        const operand_a A32 = make_a(matrix, narrow);
+        const outcome third = multiply(A32, narrow, m, k, b, cc, dev, c.preprocess, seed * 31 + 3);
+        CHECK(first.c == third.c, "%s: 64-bit indices give another C than 32-bit ones", c.name);
+    }
     tcst_csr_free(&a_abs);
     tcst_csr_free(&ref_a);
     return true;
@@ -670,6 +655,23 @@ void run_suite(const tcs::device_info& dev) {
         c.beta = 3.0;
         check(empty, c, dev);
     }
+    // CSR A with 64-bit indices: the format's build reads them as stored
+    {
+        config c = cfg("64-bit indices", value_type::f16, 16);
+        c.wide = true;
+        check(mixed, c, dev);
+        c.reorder = "1";
+        c.type = c.c_type = value_type::f64;
+        c.base = 1;
+        check(shuffled, c, dev);
+        c.reorder = nullptr;
+        c.families = true;
+        c.type = c.c_type = value_type::f32;
+        check(blocks8, c, dev);
+        c.families = false;
+        c.preprocess = false;
+        check(uneven, c, dev);
+    }
     // BSR input: both block orders, square and rectangular blocks, base 1
     {
         config c = cfg("bsr 8x8 row-major", value_type::f16, 32);
@@ -749,17 +751,26 @@ bool check_duplicates(const tcs::device_info& dev) {
 
 // ---- corrupt structure, validation off (docs/validation.md) -----------------------
 
-// A (CSR, or BSR of 2 x 2 blocks) with one or two offsets or columns corrupted: the
+// A (CSR in 32 or 64 bits, or BSR of 2 x 2 blocks) with one or two offsets or columns corrupted: the
 // preprocess and the product run, or refuse (tcs::error), and write nothing outside C
 // and the buffer.
 bool corrupt_once(const tcst_csr& m, config c, tcst_rng* rng, const tcs::device_info& dev, int& refused) {
     operand_a A = make_a(m, c);
     const std::int64_t rows = c.bsr ? A.bsr.brows : m.rows, entries = c.bsr ? A.bsr.bnnz : m.nnz;
     const std::int64_t cols = c.bsr ? A.bsr.bcols : m.cols;
-    std::vector<std::int64_t> rp64(A.rp.begin(), A.rp.begin() + rows + 1), ci64(A.ci.begin(), A.ci.begin() + entries);
+    // The arrays the product reads: BSR's, or CSR's in 32 or 64 bits (with the base).
+    std::vector<int>& rp = c.bsr ? A.rp : A.csr_indices.rp;
+    std::vector<int>& ci = c.bsr ? A.ci : A.csr_indices.ci;
+    std::vector<std::int64_t> rp64(rp.begin(), rp.begin() + rows + 1), ci64(ci.begin(), ci.begin() + entries);
     tcst_corrupt_structure(rp64.data(), rows, ci64.data(), entries, cols, rng);
-    for (std::size_t i = 0; i < rp64.size(); ++i) A.rp[i] = int(rp64[i]);
-    for (std::size_t e = 0; e < ci64.size(); ++e) A.ci[e] = int(ci64[e]);
+    for (std::size_t i = 0; i < rp64.size(); ++i) {
+        if (c.wide && !c.bsr) A.csr_indices.rp64[i] = rp64[i];
+        else rp[i] = int(rp64[i]);
+    }
+    for (std::size_t e = 0; e < ci64.size(); ++e) {
+        if (c.wide && !c.bsr) A.csr_indices.ci64[e] = ci64[e];
+        else ci[e] = int(ci64[e]);
+    }
     const std::size_t bytes = bytes_of(c.type);
     std::vector<unsigned char> b(std::size_t(m.cols * c.n) * bytes);
     for (std::size_t i = 0; i < std::size_t(m.cols * c.n); ++i) put(b.data(), i, c.type, 0.25 * double(i % 7) - 0.5);
@@ -808,6 +819,7 @@ void corrupt_suite(const tcs::device_info& dev, int rounds) {
         c.n = t % 3 == 0 ? 1 : t % 3 == 1 ? 8 : 33;
         c.base = (t / 4) % 2;
         c.bsr = (t / 8) % 2 == 1;
+        c.wide = !c.bsr && (t / 16) % 2 == 1;  // CSR A with 64-bit indices
         c.rbs = c.cbs = 2;
         corrupt_once(m, c, &rng, dev, refused);
     }
@@ -822,13 +834,7 @@ int main(int argc, char** argv) {
     if (argc > 1 && std::strcmp(argv[1], "-") != 0) seed = std::strtoull(argv[1], nullptr, 10);
     std::printf("blocks_emulation: seed %llu (TCST_SEED=%llu reproduces)\n", (unsigned long long)seed,
                 (unsigned long long)seed);
-    tcs::device_info h100;
-    h100.sm_count = 2;
-    h100.cc_major = 9;
-    h100.smem_per_block_optin = 232448;
-    h100.smem_per_sm = 233472;
-    h100.l2_bytes = 50u << 20;
-    h100.max_threads_per_sm = 2048;
+    tcs::device_info h100 = tcst::h100_like();
     // A second argument "corrupt" runs only the corrupt-input suite.
     if (argc <= 2 || std::strcmp(argv[2], "corrupt") != 0) {
         run_suite(h100);

@@ -4,8 +4,11 @@
 // device", empty shapes, exact cancellation, wide rows with bitmaps in shared and in
 // global memory, under the shared memory of an H100 and of a 48 KB device. Checked
 // against the CPU reference of tests/support; and every product is computed twice with
-// different thread interleavings, which must give bitwise the same C.
+// different thread interleavings, which must give bitwise the same C. With 64-bit
+// index arrays (A, B or C TCS_INDEX_64I) C must equal bitwise the one of 32-bit arrays.
 #include "core/device.hpp"
+#include "emulated_indices.hpp"
+#include "emulation_check.hpp"
 #include "simt.hpp"
 #include "spgemm/plan.hpp"
 #include "tcs_test_support.h"
@@ -22,49 +25,28 @@ namespace {
 
 using tcs::spgemm::problem;
 
-int failures = 0;
+using tcst::failures;
 std::uint64_t base_seed = 1;
-
-#define CHECK(cond, ...)                                                                           \
-    do {                                                                                           \
-        if (!(cond)) {                                                                             \
-            std::fprintf(stderr, "FAILED %s:%d: ", __FILE__, __LINE__);                            \
-            std::fprintf(stderr, __VA_ARGS__);                                                     \
-            std::fprintf(stderr, "\n");                                                            \
-            ++failures;                                                                            \
-            return false;                                                                          \
-        }                                                                                          \
-    } while (0)
 
 struct options {
     int a_base = 0, b_base = 0, c_base = 0;
     bool dbl = false;
     double alpha = 1.0, beta = 0.0;
     bool device_scalars = false;
+    bool wide_a = false, wide_b = false, wide_c = false;  // 64-bit index arrays
 };
 
-// 256-byte aligned host memory filled with a poison byte (the "device" buffers).
-struct buffer {
-    std::unique_ptr<unsigned char, decltype(&std::free)> p{nullptr, &std::free};
-    explicit buffer(std::size_t bytes, int poison = 0xFF) {
-        const std::size_t rounded = (bytes + 255) / 256 * 256 + 256;
-        p.reset(static_cast<unsigned char*>(std::aligned_alloc(256, rounded)));
-        std::memset(p.get(), poison, rounded);
-    }
-    void* get() const { return p.get(); }
-};
+using buffer = tcst::poisoned_buffer;
 
-// A host matrix with an index base and values of the compute type.
+// A host matrix with an index base, 32- or 64-bit index arrays and values of the
+// compute type.
 struct operand {
-    std::vector<int> rp, ci;
+    tcst::host_indices indices;
     buffer val;
     tcs::csr_view view;
-    operand(const tcst_csr& m, int base, bool dbl) : val(std::size_t(m.nnz) * 8 + 8) {
-        rp.resize(std::size_t(m.rows) + 1);
-        ci.resize(std::size_t(m.nnz) + 1);
-        for (std::int64_t i = 0; i <= m.rows; ++i) rp[i] = m.row_ptr[i] + base;
+    operand(const tcst_csr& m, int base, bool dbl, bool wide) : val(std::size_t(m.nnz) * 8 + 8) {
+        indices.fill(m, base, wide, view);
         for (std::int64_t e = 0; e < m.nnz; ++e) {
-            ci[e] = m.col_idx[e] + base;
             if (dbl)
                 static_cast<double*>(val.get())[e] = m.val[e];
             else
@@ -73,8 +55,6 @@ struct operand {
         view.rows = m.rows;
         view.cols = m.cols;
         view.nnz = m.nnz;
-        view.row_ptr = rp.data();
-        view.col_idx = ci.data();
         view.values = val.get();
         view.type = dbl ? tcs::value_type::f64 : tcs::value_type::f32;
         view.base = base;
@@ -93,7 +73,7 @@ std::size_t vsize(const options& o) { return o.dbl ? 8 : 4; }
 result multiply(const tcst_csr& a, const tcst_csr& b, const options& o, const tcs::device_info& dev,
                 std::uint64_t schedule, const std::vector<double>& old) {
     emu::set_seed(schedule);
-    operand A(a, o.a_base, o.dbl), B(b, o.b_base, o.dbl);
+    operand A(a, o.a_base, o.dbl, o.wide_a), B(b, o.b_base, o.dbl, o.wide_b);
     problem p;
     p.a = A.view;
     p.b = B.view;
@@ -111,7 +91,8 @@ result multiply(const tcst_csr& a, const tcst_csr& b, const options& o, const tc
     buffer buf2(size2);
     plan->compute(p, buf1.get(), buf2.get());
     const std::int64_t nnz = plan->nnz_c();
-    buffer rp((std::size_t(a.rows) + 1) * 4), ci(std::size_t(nnz) * 4 + 4),
+    const std::size_t index_bytes = o.wide_c ? 8 : 4;
+    buffer rp((std::size_t(a.rows) + 1) * index_bytes), ci(std::size_t(nnz) * index_bytes + 8),
         val(std::size_t(nnz) * vsize(o) + 8);
     for (std::int64_t e = 0; e < nnz && o.beta != 0.0; ++e) {
         if (o.dbl)
@@ -130,14 +111,15 @@ result multiply(const tcst_csr& a, const tcst_csr& b, const options& o, const tc
     c.rows = a.rows;
     c.cols = b.cols;
     c.nnz = nnz;
-    c.row_ptr = static_cast<int*>(rp.get());
-    c.col_idx = nnz > 0 ? static_cast<int*>(ci.get()) : nullptr;
+    c.row_ptr = rp.get();
+    c.col_idx = nnz > 0 ? ci.get() : nullptr;
+    if (o.wide_c) c.offsets = c.columns = tcs::index_type::i64;
     c.values = nnz > 0 ? val.get() : nullptr;
     c.type = p.compute;
     c.base = o.c_base;
     plan->copy(p, buf1.get(), buf2.get(), alpha, beta, c);
-    r.rp.assign(static_cast<int*>(rp.get()), static_cast<int*>(rp.get()) + a.rows + 1);
-    r.ci.assign(static_cast<int*>(ci.get()), static_cast<int*>(ci.get()) + nnz);
+    r.rp = tcst::read_indices(rp.get(), a.rows + 1, o.wide_c);
+    r.ci = tcst::read_indices(ci.get(), nnz, o.wide_c);
     r.val.assign(static_cast<unsigned char*>(val.get()),
                  static_cast<unsigned char*>(val.get()) + std::size_t(nnz) * vsize(o));
     return r;
@@ -145,8 +127,10 @@ result multiply(const tcst_csr& a, const tcst_csr& b, const options& o, const tc
 
 bool check(const char* name, const tcst_csr& a, const tcst_csr& b, const options& o,
            const tcs::device_info& dev) {
-    std::printf("  %-34s %s bases %d%d%d%s%s\n", name, o.dbl ? "fp64" : "fp32", o.a_base, o.b_base,
-                o.c_base, o.beta != 0.0 ? " beta" : "", o.device_scalars ? " device-scalars" : "");
+    std::printf("  %-34s %s bases %d%d%d%s%s%s%s%s\n", name, o.dbl ? "fp64" : "fp32", o.a_base,
+                o.b_base, o.c_base, o.beta != 0.0 ? " beta" : "",
+                o.device_scalars ? " device-scalars" : "", o.wide_a ? " A64" : "",
+                o.wide_b ? " B64" : "", o.wide_c ? " C64" : "");
     std::fflush(stdout);
     tcst_csr ref;
     CHECK(tcst_ref_spgemm(&a, &b, &ref) == 0, "reference");
@@ -176,6 +160,13 @@ bool check(const char* name, const tcst_csr& a, const tcst_csr& b, const options
     const result second = multiply(a, b, o, dev, base_seed * 31 + 2, old);
     CHECK(first.rp == second.rp && first.ci == second.ci && first.val == second.val,
           "%s: two interleavings give different C", name);
+    if (o.wide_a || o.wide_b || o.wide_c) {
+        options narrow = o;
+        narrow.wide_a = narrow.wide_b = narrow.wide_c = false;
+        const result n32 = multiply(a, b, narrow, dev, base_seed * 31 + 1, old);
+        CHECK(first.rp == n32.rp && first.ci == n32.ci && first.val == n32.val,
+              "%s: 64-bit index arrays give another C than 32-bit ones", name);
+    }
     return true;
 }
 
@@ -254,6 +245,19 @@ void run_suite(const tcs::device_info& dev, const char* label) {
             o.device_scalars = v >= 4;
             check("uniform", a, b, o, dev);
         }
+        // 64-bit index arrays: A, B, C alone, in pairs and all three, bases in turn.
+        for (int w = 1; w < 8; ++w) {
+            o = options{};
+            o.wide_a = w & 1;
+            o.wide_b = (w >> 1) & 1;
+            o.wide_c = (w >> 2) & 1;
+            o.a_base = w % 2;
+            o.b_base = (w / 2) % 2;
+            o.c_base = (w / 4) % 2;
+            o.dbl = w % 3 == 0;
+            o.beta = w == 7 ? 0.75 : 0.0;
+            check("uniform, 64-bit indices", a, b, o, dev);
+        }
         tcst_csr_free(&a);
         tcst_csr_free(&b);
     }
@@ -312,6 +316,10 @@ void run_suite(const tcs::device_info& dev, const char* label) {
             o.beta = dbl ? 0.25 : 0.0;
             check("ladder (all bins)", a, b, o, dev);
         }
+        o = options{};
+        o.wide_a = o.wide_b = o.wide_c = true;
+        o.c_base = 1;
+        check("ladder (all bins), 64-bit indices", a, b, o, dev);
         tcst_csr_free(&a);
         tcst_csr_free(&b);
     }
@@ -321,6 +329,9 @@ void run_suite(const tcs::device_info& dev, const char* label) {
         o = options{};
         o.dbl = true;
         check("wide row, n = 500000", a, b, o, dev);
+        o.wide_a = o.wide_b = o.wide_c = true;
+        o.a_base = 1;
+        check("wide row, n = 500000, 64-bit indices", a, b, o, dev);
         tcst_csr_free(&a);
         tcst_csr_free(&b);
     }
@@ -336,6 +347,8 @@ void run_suite(const tcs::device_info& dev, const char* label) {
             tcst_csr a = uniform(sh.m, sh.k, sh.a_per_row, s), b = uniform(sh.k, sh.n, sh.b_per_row, s + 1);
             o = options{};
             o.c_base = 1;
+            check(sh.name, a, b, o, dev);
+            o.wide_a = o.wide_b = o.wide_c = true;
             check(sh.name, a, b, o, dev);
             tcst_csr_free(&a);
             tcst_csr_free(&b);
@@ -370,13 +383,7 @@ void run_suite(const tcs::device_info& dev, const char* label) {
 int main(int argc, char** argv) {
     base_seed = argc > 1 ? std::strtoull(argv[1], nullptr, 10) : tcst_fresh_seed();
     std::printf("hash_emulation: seed %llu\n", (unsigned long long)base_seed);
-    tcs::device_info h100;
-    h100.sm_count = 2;  // small grids: the kernels' loops over rows take the rest
-    h100.cc_major = 9;
-    h100.smem_per_block_optin = 232448;
-    h100.smem_per_sm = 233472;
-    h100.l2_bytes = 50u << 20;
-    h100.max_threads_per_sm = 2048;
+    tcs::device_info h100 = tcst::h100_like();
     run_suite(h100, "H100-like");
     tcs::device_info small = h100;
     small.smem_per_block_optin = 48 * 1024;

@@ -85,25 +85,55 @@ int tcst_csr_upload(const tcst_csr* m, int base, int is_double, int** d_rp, int*
     return rc;
 }
 
-int tcst_csr_upload_indices64(const tcst_csr* m, int base, int64_t** d_rp, int64_t** d_ci) {
+int tcst_csr_upload_indices(const tcst_csr* m, int base, int wide, void** d_rp, void** d_ci) {
     if (d_rp == NULL || d_ci == NULL) return -1;
     *d_rp = NULL;
     *d_ci = NULL;
     if (m == NULL || m->row_ptr == NULL || (base != 0 && base != 1)) return -1;
     const size_t n_rp = (size_t)m->rows + 1, nnz = (size_t)m->nnz;
-    int64_t* stage = (int64_t*)malloc((n_rp > nnz ? n_rp : nnz) * sizeof(int64_t));
-    if (stage == NULL) return -1;
-    for (size_t i = 0; i < n_rp; ++i) stage[i] = (int64_t)m->row_ptr[i] + base;
-    int rc = upload((void**)d_rp, stage, n_rp * sizeof(int64_t), "cudaMalloc/cudaMemcpy of 64-bit row offsets");
-    if (rc == 0) {
-        for (size_t e = 0; e < nnz; ++e) stage[e] = (int64_t)m->col_idx[e] + base;
-        rc = upload((void**)d_ci, stage, nnz * sizeof(int64_t), "cudaMalloc/cudaMemcpy of 64-bit columns");
+    const size_t bytes = wide ? sizeof(int64_t) : sizeof(int);
+    int64_t* stage64 = (int64_t*)malloc((n_rp > nnz ? n_rp : nnz) * sizeof(int64_t));
+    if (stage64 == NULL) return -1;
+    int* stage32 = (int*)stage64;
+    for (size_t i = 0; i < n_rp; ++i) {
+        if (wide)
+            stage64[i] = (int64_t)m->row_ptr[i] + base;
+        else
+            stage32[i] = m->row_ptr[i] + base;
     }
-    free(stage);
+    int rc = upload(d_rp, stage64, n_rp * bytes, "cudaMalloc/cudaMemcpy of row offsets");
+    if (rc == 0) {
+        for (size_t e = 0; e < nnz; ++e) {
+            if (wide)
+                stage64[e] = (int64_t)m->col_idx[e] + base;
+            else
+                stage32[e] = m->col_idx[e] + base;
+        }
+        rc = upload(d_ci, stage64, nnz * bytes, "cudaMalloc/cudaMemcpy of columns");
+    }
+    free(stage64);
     if (rc != 0) {
         tcst_device_free(*d_rp);
         *d_rp = NULL;
     }
+    return rc;
+}
+
+int tcst_device_download_indices(int* host, const void* device, int64_t count, int wide) {
+    if (count <= 0) return 0;
+    if (!wide) return tcst_device_download(host, device, (size_t)count * sizeof(int));
+    int64_t* stage = (int64_t*)malloc((size_t)count * sizeof(int64_t));
+    if (stage == NULL) return -1;
+    int rc = tcst_device_download(stage, device, (size_t)count * sizeof(int64_t));
+    for (int64_t i = 0; rc == 0 && i < count; ++i) {
+        if (stage[i] != (int64_t)(int)stage[i]) {
+            fprintf(stderr, "tcst: 64-bit index %lld at %lld does not fit 32 bits\n",
+                    (long long)stage[i], (long long)i);
+            rc = -1;
+        }
+        host[i] = (int)stage[i];
+    }
+    free(stage);
     return rc;
 }
 

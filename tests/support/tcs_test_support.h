@@ -173,10 +173,13 @@ int tcst_gpu_available(void);
  * array is empty). */
 int tcst_csr_upload(const tcst_csr* m, int base, int is_double, int** d_rp, int** d_ci,
                     void** d_val);
-/* Uploads m's row offsets and column indices as int64_t with index base `base`
- * (TCS_INDEX_64I descriptors). Returns 0 on success; *d_rp and *d_ci are cudaMalloc'ed
- * (*d_ci NULL when nnz is 0). */
-int tcst_csr_upload_indices64(const tcst_csr* m, int base, int64_t** d_rp, int64_t** d_ci);
+/* Uploads m's row offsets and column indices with index base `base`, as int64_t where
+ * `wide` (TCS_INDEX_64I descriptors), else int. Returns 0 on success; *d_rp and *d_ci
+ * are cudaMalloc'ed (*d_ci NULL when nnz is 0). */
+int tcst_csr_upload_indices(const tcst_csr* m, int base, int wide, void** d_rp, void** d_ci);
+/* Downloads count entries of an index array of either width as ints; -1 when a 64-bit
+ * entry does not fit 32 bits (or on a CUDA error), 0 otherwise. */
+int tcst_device_download_indices(int* host, const void* device, int64_t count, int wide);
 /* cudaMalloc's bytes and fills them with the byte pattern 0xFF (NaN for floats, -1
  * for ints) so unwritten outputs are caught. Returns NULL on failure or bytes == 0. */
 void* tcst_device_poisoned(size_t bytes);

@@ -10,6 +10,8 @@
 // with different thread interleavings, which must give bitwise the same C.
 #include "core/device.hpp"
 #include "core/error.hpp"
+#include "emulated_indices.hpp"
+#include "emulation_check.hpp"
 #include "simt.hpp"
 #include "spgemm/plan.hpp"
 #include "guarded.hpp"
@@ -33,19 +35,8 @@ using tcs::value_type;
 using tcs::spgemm::math_mode;
 using tcs::spgemm::problem;
 
-int failures = 0;
+using tcst::failures;
 std::uint64_t base_seed = 1;
-
-#define CHECK(cond, ...)                                                                           \
-    do {                                                                                           \
-        if (!(cond)) {                                                                             \
-            std::fprintf(stderr, "FAILED %s:%d: ", __FILE__, __LINE__);                            \
-            std::fprintf(stderr, __VA_ARGS__);                                                     \
-            std::fprintf(stderr, "\n");                                                            \
-            ++failures;                                                                            \
-            return false;                                                                          \
-        }                                                                                          \
-    } while (0)
 
 struct options {
     int a_base = 0, b_base = 0, c_base = 0;
@@ -54,6 +45,7 @@ struct options {
     math_mode math = math_mode::standard;
     double alpha = 1.0, beta = 0.0;
     bool device_scalars = false;
+    bool wide_a = false, wide_b = false, wide_c = false;  // 64-bit index arrays
 };
 
 const char* type_name(value_type t) {
@@ -93,35 +85,19 @@ double get(const void* array, std::int64_t i, value_type t) {
     }
 }
 
-// 256-byte aligned host memory filled with a poison byte (the "device" buffers).
-struct buffer {
-    std::unique_ptr<unsigned char, decltype(&std::free)> p{nullptr, &std::free};
-    explicit buffer(std::size_t bytes, int poison = 0xFF) {
-        const std::size_t rounded = (bytes + 255) / 256 * 256 + 256;
-        p.reset(static_cast<unsigned char*>(std::aligned_alloc(256, rounded)));
-        std::memset(p.get(), poison, rounded);
-    }
-    void* get() const { return p.get(); }
-};
+using buffer = tcst::poisoned_buffer;
 
-// A host matrix with an index base and values of a type.
+// A host matrix with an index base, 32- or 64-bit index arrays and values of a type.
 struct operand {
-    std::vector<int> rp, ci;
+    tcst::host_indices indices;
     buffer val;
     tcs::csr_view view;
-    operand(const tcst_csr& m, int base, value_type t) : val(std::size_t(m.nnz) * 8 + 8) {
-        rp.resize(std::size_t(m.rows) + 1);
-        ci.resize(std::size_t(m.nnz) + 1);
-        for (std::int64_t i = 0; i <= m.rows; ++i) rp[i] = m.row_ptr[i] + base;
-        for (std::int64_t e = 0; e < m.nnz; ++e) {
-            ci[e] = m.col_idx[e] + base;
-            put(val.get(), e, m.val[e], t);
-        }
+    operand(const tcst_csr& m, int base, value_type t, bool wide) : val(std::size_t(m.nnz) * 8 + 8) {
+        indices.fill(m, base, wide, view);
+        for (std::int64_t e = 0; e < m.nnz; ++e) put(val.get(), e, m.val[e], t);
         view.rows = m.rows;
         view.cols = m.cols;
         view.nnz = m.nnz;
-        view.row_ptr = rp.data();
-        view.col_idx = ci.data();
         view.values = val.get();
         view.type = t;
         view.base = base;
@@ -139,9 +115,9 @@ struct result {
 result multiply(const tcst_csr& a, const tcst_csr* b, const options& o, const tcs::device_info& dev,
                 std::uint64_t schedule, const std::vector<double>& old) {
     emu::set_seed(schedule);
-    operand A(a, o.a_base, o.type);
+    operand A(a, o.a_base, o.type, o.wide_a);
     std::unique_ptr<operand> B_own;
-    if (b != nullptr) B_own = std::make_unique<operand>(*b, o.b_base, o.type);
+    if (b != nullptr) B_own = std::make_unique<operand>(*b, o.b_base, o.type, o.wide_b);
     problem p;
     p.a = A.view;
     p.b = b != nullptr ? B_own->view : A.view;
@@ -159,7 +135,9 @@ result multiply(const tcst_csr& a, const tcst_csr* b, const options& o, const tc
     buffer buf2(size2);
     plan->compute(p, buf1.get(), buf2.get());
     const std::int64_t nnz = plan->nnz_c();
-    buffer rp((std::size_t(a.rows) + 1) * 4), ci(std::size_t(nnz) * 4 + 4), val(std::size_t(nnz) * 8 + 8);
+    const std::size_t index_bytes = o.wide_c ? 8 : 4;
+    buffer rp((std::size_t(a.rows) + 1) * index_bytes), ci(std::size_t(nnz) * index_bytes + 8),
+        val(std::size_t(nnz) * 8 + 8);
     for (std::int64_t e = 0; e < nnz && o.beta != 0.0; ++e) put(val.get(), e, old[e], o.type);
     const bool dbl = p.compute == value_type::f64;
     double scalars[2] = {o.alpha, o.beta};
@@ -173,14 +151,15 @@ result multiply(const tcst_csr& a, const tcst_csr* b, const options& o, const tc
     c.rows = a.rows;
     c.cols = p.b.cols;
     c.nnz = nnz;
-    c.row_ptr = static_cast<int*>(rp.get());
-    c.col_idx = nnz > 0 ? static_cast<int*>(ci.get()) : nullptr;
+    c.row_ptr = rp.get();
+    c.col_idx = nnz > 0 ? ci.get() : nullptr;
+    if (o.wide_c) c.offsets = c.columns = tcs::index_type::i64;
     c.values = nnz > 0 ? val.get() : nullptr;
     c.type = o.type;
     c.base = o.c_base;
     plan->copy(p, buf1.get(), buf2.get(), alpha, beta, c);
-    r.rp.assign(static_cast<int*>(rp.get()), static_cast<int*>(rp.get()) + a.rows + 1);
-    r.ci.assign(static_cast<int*>(ci.get()), static_cast<int*>(ci.get()) + nnz);
+    r.rp = tcst::read_indices(rp.get(), a.rows + 1, o.wide_c);
+    r.ci = tcst::read_indices(ci.get(), nnz, o.wide_c);
     for (std::int64_t e = 0; e < nnz; ++e) r.val.push_back(get(val.get(), e, o.type));
     return r;
 }
@@ -196,11 +175,12 @@ double tolerance(const options& o) {
 
 bool check(const char* name, const tcst_csr& a0, const tcst_csr* b0, const options& o,
            const tcs::device_info& dev) {
-    std::printf("  %-30s %s %s%s bases %d%d%d%s%s\n", name, type_name(o.type),
+    std::printf("  %-30s %s %s%s bases %d%d%d%s%s%s\n", name, type_name(o.type),
                 o.tensor_cores ? "TC" : "CUDA cores",
                 o.math == math_mode::tf32 ? " tf32" : o.math == math_mode::fp16 ? " fp16-math" : "",
                 o.a_base, o.b_base, o.c_base, o.beta != 0.0 ? " beta" : "",
-                o.device_scalars ? " device-scalars" : "");
+                o.device_scalars ? " device-scalars" : "",
+                o.wide_a || o.wide_b || o.wide_c ? " 64-bit indices" : "");
     std::fflush(stdout);
     // The reference multiplies the values the kernels see (16-bit data is stored rounded).
     tcst_csr a, b;
@@ -244,6 +224,13 @@ bool check(const char* name, const tcst_csr& a0, const tcst_csr* b0, const optio
     const result second = multiply(a0, b0, o, dev, base_seed * 31 + 2, old);
     CHECK(first.rp == second.rp && first.ci == second.ci && first.val == second.val,
           "%s: two interleavings give different C", name);
+    if (o.wide_a || o.wide_b || o.wide_c) {  // 64-bit arrays: the C of 32-bit ones
+        options narrow = o;
+        narrow.wide_a = narrow.wide_b = narrow.wide_c = false;
+        const result n32 = multiply(a0, b0, narrow, dev, base_seed * 31 + 1, old);
+        CHECK(first.rp == n32.rp && first.ci == n32.ci && first.val == n32.val,
+              "%s: 64-bit index arrays give another C than 32-bit ones", name);
+    }
     return true;
 }
 
@@ -303,6 +290,16 @@ void run_suite(const tcs::device_info& dev, const char* label) {
             o.alpha = v == 6 ? 2.5 : 1.0;
             o.device_scalars = v >= 4;
             o.tensor_cores = v != 7;
+            check("bases and scalars", a, &b, o, dev);
+        }
+        // 64-bit index arrays of A, B, C (the conversion reads them, the copy writes C's).
+        for (int w = 1; w < 8; w += 3) {
+            o = options{};
+            o.wide_a = w & 1;
+            o.wide_b = (w >> 1) & 1;
+            o.wide_c = (w >> 2) & 1;
+            o.a_base = o.c_base = 1;
+            o.tensor_cores = w != 4;
             check("bases and scalars", a, &b, o, dev);
         }
         tcst_csr_free(&fa);
@@ -428,15 +425,21 @@ void run_suite(const tcs::device_info& dev, const char* label) {
 
 // ---- corrupt structure, validation off (docs/validation.md) -----------------------
 
-// A or B with one or two offsets or columns corrupted: the whole protocol runs, or a
+// A or B (32- or 64-bit indices) with one or two offsets or columns corrupted: the whole protocol runs, or a
 // stage refuses (tcs::error); nothing is written outside C's arrays and the buffers.
-bool corrupt_once(const tcst_csr& m, bool corrupt_a, bool tensor_cores, value_type type, int base,
+bool corrupt_once(const tcst_csr& m, bool corrupt_a, bool tensor_cores, value_type type, int base, bool wide,
                   tcst_rng* rng, const tcs::device_info& dev, int& refused) {
     std::vector<std::int64_t> rp64(m.row_ptr, m.row_ptr + m.rows + 1), ci64(m.col_idx, m.col_idx + m.nnz);
     tcst_corrupt_structure(rp64.data(), m.rows, ci64.data(), m.nnz, m.cols, rng);
-    operand good(m, base, type), bad(m, base, type);
-    for (std::size_t i = 0; i < rp64.size(); ++i) bad.rp[i] = int(rp64[i]) + base;
-    for (std::size_t e = 0; e < ci64.size(); ++e) bad.ci[e] = int(ci64[e]) + base;
+    operand good(m, base, type, wide), bad(m, base, type, wide);
+    for (std::size_t i = 0; i < rp64.size(); ++i) {
+        if (wide) bad.indices.rp64[i] = rp64[i] + base;
+        else bad.indices.rp[i] = int(rp64[i]) + base;
+    }
+    for (std::size_t e = 0; e < ci64.size(); ++e) {
+        if (wide) bad.indices.ci64[e] = ci64[e] + base;
+        else bad.indices.ci[e] = int(ci64[e]) + base;
+    }
     problem p;
     p.a = corrupt_a ? bad.view : good.view;
     p.b = corrupt_a ? good.view : bad.view;
@@ -492,7 +495,8 @@ void corrupt_suite(const tcs::device_info& dev, int rounds) {
     const value_type types[] = {value_type::f64, value_type::f32, value_type::f16, value_type::bf16};
     int refused = 0;
     for (int t = 0; t < rounds; ++t)
-        corrupt_once(m, t % 2 == 0, (t / 2) % 2 == 0, types[(t / 4) % 4], (t / 16) % 2, &rng, dev, refused);
+        corrupt_once(m, t % 2 == 0, (t / 2) % 2 == 0, types[(t / 4) % 4], (t / 16) % 2, (t / 32) % 2 == 1, &rng,
+                     dev, refused);
     std::printf("  %d products on corrupt A or B: %d refused, none wrote outside its outputs\n", rounds,
                 refused);
     tcst_csr_free(&m);
@@ -505,13 +509,8 @@ int main(int argc, char** argv) {
     base_seed = argc > 1 && std::strcmp(argv[1], "-") != 0 ? std::strtoull(argv[1], nullptr, 10)
                                                              : tcst_fresh_seed();
     std::printf("tiles_emulation: seed %llu\n", (unsigned long long)base_seed);
-    tcs::device_info h100;
+    tcs::device_info h100 = tcst::h100_like();
     h100.sm_count = 132;  // few panels: each is split into segments
-    h100.cc_major = 9;
-    h100.smem_per_block_optin = 232448;
-    h100.smem_per_sm = 233472;
-    h100.l2_bytes = 50u << 20;
-    h100.max_threads_per_sm = 2048;
     // A second argument "corrupt" runs only the corrupt-input suite.
     if (argc <= 2 || std::strcmp(argv[2], "corrupt") != 0) {
         run_suite(h100, "H100-like, panels split");

@@ -28,25 +28,24 @@ __device__ __forceinline__ int lane_id() { return int(threadIdx.x & 31u); }
 
 // Row `row` of A as the range [x, y) of its entries.
 __device__ __forceinline__ int2 entries_of(const operands& x, int row) {
-    const int s = min(max(__ldg(x.a_rp + row) - x.a_base, 0), x.nnz_a);
-    const int e = min(max(__ldg(x.a_rp + row + 1) - x.a_base, s), x.nnz_a);
+    const int s = x.a_rp.ldg_bounded(row, x.a_base, 0, x.nnz_a);
+    const int e = x.a_rp.ldg_bounded(row + 1, x.a_base, s, x.nnz_a);
     return make_int2(s, e);
 }
 
 // Row `kk` (0-based, from A's entry e) of B as the range [x, y) of its entries; empty
 // for a column of A outside 0..k-1.
 __device__ __forceinline__ int2 b_row_of(const operands& x, int e) {
-    const int kk = __ldg(x.a_ci + e) - x.a_base;
-    if (unsigned(kk) >= unsigned(x.k)) return make_int2(0, 0);
-    const int s = min(max(__ldg(x.b_rp + kk) - x.b_base, 0), x.nnz_b);
-    const int end = min(max(__ldg(x.b_rp + kk + 1) - x.b_base, s), x.nnz_b);
+    const int kk = x.a_ci.ldg_index(e, x.a_base, x.k);
+    if (kk < 0) return make_int2(0, 0);
+    const int s = x.b_rp.ldg_bounded(kk, x.b_base, 0, x.nnz_b);
+    const int end = x.b_rp.ldg_bounded(kk + 1, x.b_base, s, x.nnz_b);
     return make_int2(s, end);
 }
 
 // The 0-based column of B's entry bi, or -1 outside 0..n-1.
 __device__ __forceinline__ int b_col_of(const operands& x, int bi) {
-    const int col = __ldg(x.b_ci + bi) - x.b_base;
-    return unsigned(col) < unsigned(x.n) ? col : -1;
+    return x.b_ci.ldg_index(bi, x.b_base, x.n);
 }
 
 template <int G, class V>

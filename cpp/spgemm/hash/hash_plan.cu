@@ -48,10 +48,10 @@ void check_dimensions(const problem& p) {
 
 operands operands_of(const problem& p) {
     operands x;
-    x.a_rp = offsets_as<int>(p.a);
-    x.a_ci = columns_as<int>(p.a);
-    x.b_rp = offsets_as<int>(p.b);
-    x.b_ci = columns_as<int>(p.b);
+    x.a_rp = index_in(p.a.row_ptr, p.a.offsets);
+    x.a_ci = index_in(p.a.col_idx, p.a.columns);
+    x.b_rp = index_in(p.b.row_ptr, p.b.offsets);
+    x.b_ci = index_in(p.b.col_idx, p.b.columns);
     x.a_base = p.a.base;
     x.b_base = p.b.base;
     x.m = int(p.a.rows);
@@ -211,7 +211,7 @@ private:
                  const scalar_arg& beta, const csr_out& c) {
         const launch_context lc = context_of(p);
         if (p.a.rows == 0) {
-            if (c.row_ptr != nullptr) write_empty_offsets(c.row_ptr, c.base, lc);
+            if (c.row_ptr != nullptr) write_empty_offsets(index_out(c.row_ptr, c.offsets), c.base, lc);
             return;
         }
         const buffer1 one = carve1(p, b1);
@@ -224,8 +224,8 @@ private:
         job.perm = two.perm;
         job.row_off = one.row_off;
         job.nnz_c = nnz_c();
-        job.c.rp = c.row_ptr;
-        job.c.ci = c.col_idx;
+        job.c.rp = index_out(c.row_ptr, c.offsets);
+        job.c.ci = index_out(c.col_idx, c.columns);
         job.c.val = static_cast<V*>(c.values);
         job.c.base = c.base;
         job.alpha = alpha.as<V>();

@@ -45,14 +45,14 @@ __device__ __forceinline__ void write_entry(const output<V>& c, int pos, int col
                                             V beta) {
     V value = alpha * sum;
     if (beta != V(0)) value += beta * c.val[pos];
-    c.ci[pos] = col + c.base;
+    c.ci.set(pos, col + c.base);
     c.val[pos] = value;
 }
 
 // Block 0 writes C's last row offset, nnz(C) + base, for the first launch of a copy.
 template <class V>
-__device__ __forceinline__ void write_last_offset(int* last, int nnz_c, const output<V>& c) {
-    if (last != nullptr && blockIdx.x == 0 && threadIdx.x == 0) *last = nnz_c + c.base;
+__device__ __forceinline__ void write_last_offset(const index_out& last, int nnz_c, const output<V>& c) {
+    if (last && blockIdx.x == 0 && threadIdx.x == 0) last.set(0, nnz_c + c.base);
 }
 
 // ---- group bins ----
@@ -142,7 +142,7 @@ __device__ void multiply_group_rows(const operands& x, const operand_values<V>& 
         for (int i = 0; i < kPer; ++i)
             if (my_key[i] != kEmpty && rank[i] < nnz)
                 write_entry(c, off + rank[i], my_key[i], my_val[i], alpha, beta);
-        if (gl == 0) c.rp[r.row] = off + c.base;
+        if (gl == 0) c.rp.set(r.row, off + c.base);
     }
     __syncwarp();  // the tables are refilled for the next rows
 }
@@ -152,7 +152,7 @@ template <class V>
 __global__ void __launch_bounds__(kGroupThreads)
     multiply_groups_kernel(operands x, operand_values<V> v, const stats* st, const int* perm,
                            const int* row_off, output<V> c, scalar<V> alpha, scalar<V> beta,
-                           int* last_offset, int nnz_c) {
+                           index_out last_offset, int nnz_c) {
     __align__(16) __shared__ int keys[kGroupSlots];
     __shared__ V vals[kGroupSlots];
     write_last_offset(last_offset, nnz_c, c);
@@ -224,7 +224,7 @@ template <int NT, int T, class V>
 __global__ void __launch_bounds__(NT)
     multiply_block_kernel(operands x, operand_values<V> v, const int* perm, int count,
                           const int* row_off, output<V> c, scalar<V> alpha, scalar<V> beta,
-                          int* last_offset, int nnz_c) {
+                          index_out last_offset, int nnz_c) {
     constexpr int kItems = T / NT;
     constexpr bool kPrivate = private_sums(T, NT, sizeof(V));
     constexpr int kCopies = kPrivate ? NT / 32 : 1;
@@ -302,7 +302,7 @@ __global__ void __launch_bounds__(NT)
                     write_entry(c, off + rank, int(k[j]) + first, vals[slot[j]], al, be);
             }
         }
-        if (threadIdx.x == 0) c.rp[row] = off + c.base;
+        if (threadIdx.x == 0) c.rp.set(row, off + c.base);
         __syncthreads();  // the next row refills keys and vals
     }
 }
@@ -313,7 +313,7 @@ template <class V>
 __global__ void __launch_bounds__(kWideThreads)
     multiply_wide_kernel(operands x, operand_values<V> v, const int* perm, int count,
                          const int* row_off, output<V> c, scalar<V> alpha, scalar<V> beta,
-                         wide_scratch<V> ws, int words, int* last_offset, int nnz_c) {
+                         wide_scratch<V> ws, int words, index_out last_offset, int nnz_c) {
     using scan_t = cub::BlockScan<int, kWideThreads>;
     __shared__ typename scan_t::TempStorage scan_storage;
     __shared__ int s_lo, s_hi, s_rounds[2];
@@ -378,7 +378,7 @@ __global__ void __launch_bounds__(kWideThreads)
             __stcg(bits + w, 0u);
         }
         if (tid == 0) {
-            c.rp[row] = off + c.base;
+            c.rp.set(row, off + c.base);
             s_lo = INT_MAX;
             s_hi = -1;
         }
@@ -387,14 +387,14 @@ __global__ void __launch_bounds__(kWideThreads)
 }
 
 template <int NT, int T, class V>
-void launch_block(const operands& x, const numeric_job<V>& job, int offset, int count, int*& last,
+void launch_block(const operands& x, const numeric_job<V>& job, int offset, int count, index_out& last,
                   const launch_context& lc) {
     const std::size_t smem = numeric_block_bytes(T, NT, sizeof(V));
     allow_smem(multiply_block_kernel<NT, T, V>, smem);
     launch("hash SpGEMM: numeric block rows", multiply_block_kernel<NT, T, V>,
            resident_grid(multiply_block_kernel<NT, T, V>, NT, smem, count, *lc.device), NT, smem, lc.stream, x, job.values,
            job.perm + offset, count, job.row_off, job.c, job.alpha, job.beta, last, int(job.nnz_c));
-    last = nullptr;
+    last = {};
 }
 
 }  // namespace numeric_detail
@@ -403,14 +403,14 @@ template <class V>
 void numeric(const operands& x, const bin_plan& plan, const numeric_job<V>& job, const launch_context& lc) {
     using namespace numeric_detail;
     const device_info& d = *lc.device;
-    int* last = job.c.rp + x.m;  // written by the first launch
+    index_out last = job.c.rp.from(x.m);  // written by the first launch
     int group_rows = 0;
     for (int b = 0; b < kGroupBins; ++b) group_rows += job.counts[b];
     if (group_rows > 0) {
         launch("hash SpGEMM: numeric group rows", multiply_groups_kernel<V>,
                group_grid(group_rows, d.sm_count), kGroupThreads, 0, lc.stream, x, job.values,
                job.st, job.perm, job.row_off, job.c, job.alpha, job.beta, last, int(job.nnz_c));
-        last = nullptr;
+        last = {};
     }
     int offset = group_rows;
     for (int bin = kGroupBins; bin < plan.count; ++bin) {
@@ -421,7 +421,7 @@ void numeric(const operands& x, const bin_plan& plan, const numeric_job<V>& job,
             launch("hash SpGEMM: numeric wide rows", multiply_wide_kernel<V>, job.wide.blocks,
                    kWideThreads, 0, lc.stream, x, job.values, job.perm + offset, count, job.row_off,
                    job.c, job.alpha, job.beta, job.wide, words, last, int(job.nnz_c));
-            last = nullptr;
+            last = {};
         } else if (count > 0) {
             switch (b.table) {
             case 256: launch_block<64, 256>(x, job, offset, count, last, lc); break;

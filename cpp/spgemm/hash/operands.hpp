@@ -2,20 +2,19 @@
 // analysis leaves in buffer1 for the one read-back of workEstimation.
 #pragma once
 
+#include "core/index_array.cuh"
 #include "spgemm/hash/bins.hpp"
 
 #include <cstdint>
 
 namespace tcs::spgemm::hash {
 
-// The patterns of A and B with their index bases; rows and columns of C, the inner
-// dimension k and the entry counts, which bound every index read from A and B (flat_walk.cuh:
-// corrupt input gives garbage, never an access outside the arrays).
+// The patterns of A and B (32- or 64-bit arrays) with their index bases; rows and
+// columns of C, the inner dimension k and the entry counts, which bound every index
+// read from A and B (flat_walk.cuh: corrupt input gives garbage, never an access outside
+// the arrays).
 struct operands {
-    const int* a_rp = nullptr;
-    const int* a_ci = nullptr;
-    const int* b_rp = nullptr;
-    const int* b_ci = nullptr;
+    index_in a_rp, a_ci, b_rp, b_ci;
     int a_base = 0, b_base = 0;
     int m = 0, n = 0, k = 0;
     int nnz_a = 0, nnz_b = 0;
@@ -28,11 +27,10 @@ struct operand_values {
     const V* b = nullptr;
 };
 
-// C as the numeric pass writes it.
+// C as the numeric pass writes it (32- or 64-bit index arrays).
 template <class V>
 struct output {
-    int* rp = nullptr;
-    int* ci = nullptr;
+    index_out rp, ci;
     V* val = nullptr;
     int base = 0;
 };

@@ -108,7 +108,7 @@ int grid_for(std::int64_t items, int per_block, const device_info& d) {
     return int(std::max<std::int64_t>(1, std::min<std::int64_t>(want, std::int64_t(d.sm_count) * 16)));
 }
 
-__global__ void write_offset_kernel(int* rp, int value) { *rp = value; }
+__global__ void write_offset_kernel(index_out rp, int value) { rp.set(0, value); }
 
 }  // namespace
 
@@ -143,7 +143,7 @@ void bin_by_nnz(const operands& x, const bin_table& numeric, const stats* st, co
            st, &st->numeric_count[0], cursors, perm);
 }
 
-void write_empty_offsets(int* rp, int base, const launch_context& lc) {
+void write_empty_offsets(const index_out& rp, int base, const launch_context& lc) {
     launch("hash SpGEMM: row offsets of an empty C", write_offset_kernel, 1, 1, 0, lc.stream, rp, base);
 }
 

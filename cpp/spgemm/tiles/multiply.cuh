@@ -8,6 +8,7 @@
 // value type in multiply_f64.cu, multiply_f32.cu and multiply_16bit.cu.
 #pragma once
 
+#include "core/index_array.cuh"
 #include "core/kernel_launch.hpp"
 #include "spgemm/tiles/engines.cuh"
 #include "spgemm/tiles/launch.hpp"
@@ -20,11 +21,11 @@ namespace tcs::spgemm::tiles {
 constexpr int kMultiplyThreads = 256;
 constexpr int kMultiplyWarps = kMultiplyThreads / 32;
 
-// C's arrays as the kernel writes them.
+// C's arrays as the kernel writes them (32- or 64-bit index arrays).
 template <class T>
 struct c_arrays {
-    int* rp;
-    int* ci;
+    index_out rp;
+    index_out ci;
     T* val;
     int base;
 };
@@ -71,7 +72,7 @@ struct multiplying {
                 Acc v = alpha * Acc(e.value(i));
                 if (beta != Acc(0)) v += beta * to_acc<Acc>(c.val[pos]);
                 store(c.val[pos], v);
-                c.ci[pos] = col * kTileDim + cc + c.base;
+                c.ci.set(pos, col * kTileDim + cc + c.base);
             }
         }
         row_pos += __popc(row);
@@ -91,8 +92,8 @@ __global__ void __launch_bounds__(kMultiplyThreads)
     const int kind = cursor_kind(a_end - a_begin);
     if (s == 0 && Kind == 1) {  // C's row offsets, once per panel (by the first kernel)
         const std::int64_t r = std::int64_t(panel) * kTileDim + l;
-        if (l < kTileDim && r < x.a.rows) c.rp[r] = row_off[r] + c.base;
-        if (l == kTileDim && panel == x.a.panels - 1) c.rp[x.a.rows] = row_off[x.a.rows] + c.base;
+        if (l < kTileDim && r < x.a.rows) c.rp.set(r, row_off[r] + c.base);
+        if (l == kTileDim && panel == x.a.panels - 1) c.rp.set(x.a.rows, row_off[x.a.rows] + c.base);
     }
     if (kind != Kind) return;  // another kernel's panel
     segment seg;
@@ -111,7 +112,8 @@ void launch_multiply(const multiply_job& job, cudaStream_t stream) {
     const operands& x = job.x;
     const long long warps = static_cast<long long>(x.a.panels) * x.segments;
     if (warps == 0) return;
-    const c_arrays<T> c{job.c.row_ptr, job.c.col_idx, static_cast<T*>(job.c.values), job.c.base};
+    const c_arrays<T> c{index_out(job.c.row_ptr, job.c.offsets), index_out(job.c.col_idx, job.c.columns),
+                        static_cast<T*>(job.c.values), job.c.base};
     for_each_cursor_kind(formats::tile_cols_of(x.a.cols), [&](auto kind) {
         launch("tile SpGEMM: multiply", multiply_kernel<T, S, Engine, decltype(kind)::value>,
                int((warps + kMultiplyWarps - 1) / kMultiplyWarps), kMultiplyThreads, 0, stream, x,

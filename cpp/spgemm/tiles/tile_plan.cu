@@ -194,7 +194,7 @@ public:
               const csr_out& c) override {
         const cudaStream_t s = p.stream;
         if (p.a.rows == 0) {
-            if (c.row_ptr != nullptr) hash::write_empty_offsets(c.row_ptr, c.base, {s, p.device});
+            if (c.row_ptr != nullptr) hash::write_empty_offsets(index_out(c.row_ptr, c.offsets), c.base, {s, p.device});
             return;
         }
         const buffer1 one = carve1(p, b1);

@@ -136,7 +136,7 @@ struct row_group {
 constexpr int vector_rows_blocks_per_sm(std::size_t element_bytes, int tile,
                                         std::size_t index_bytes) {
     if (tile == 4) return 10;
-    return element_bytes == 8 && index_bytes == 8 ? 7 : 8;
+    return element_bytes == 8 && index_bytes == 8 ? 6 : 8;
 }
 
 // The device's SMs (an H100's 132 when the properties are missing).

@@ -32,7 +32,7 @@ __device__ __forceinline__ int merge_search(const I* row_ptr, int base, int rows
     std::int64_t hi = std::min<std::int64_t>(d, rows);
     while (lo < hi) {
         const std::int64_t mid = lo + (hi - lo) / 2;
-        if (mid + (std::int64_t(load_ro(row_ptr + mid + 1)) - base) < d)
+        if (mid + (load_ro(row_ptr + mid + 1) - I(base)) < d)
             lo = mid + 1;
         else
             hi = mid;

@@ -9,6 +9,7 @@
 
 #include <algorithm>
 #include <climits>
+#include <cmath>
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
@@ -24,6 +25,7 @@
 
 struct dim3 {
     unsigned x = 1, y = 1, z = 1;
+    dim3(unsigned x_ = 1, unsigned y_ = 1, unsigned z_ = 1) : x(x_), y(y_), z(z_) {}
 };
 struct int2 {
     int x, y;
@@ -58,6 +60,10 @@ inline int max(int a, int b) { return a > b ? a : b; }
 inline unsigned min(unsigned a, unsigned b) { return a < b ? a : b; }
 inline long long min(long long a, long long b) { return a < b ? a : b; }
 inline long long max(long long a, long long b) { return a > b ? a : b; }
+inline long min(long a, long b) { return a < b ? a : b; }
+inline long max(long a, long b) { return a > b ? a : b; }
+inline unsigned max(unsigned a, unsigned b) { return a > b ? a : b; }
+inline unsigned long long min(unsigned long long a, unsigned long long b) { return a < b ? a : b; }
 
 inline void __syncthreads() { ::emu::block_barrier(0); }
 inline int __syncthreads_or(int p) { return ::emu::block_barrier(p); }
@@ -104,10 +110,21 @@ inline unsigned __reduce_min_sync(unsigned mask, unsigned v) {
 inline int __reduce_max_sync(unsigned mask, int v) {
     return int(::emu::collective(::emu::op::reduce_max, mask, std::uint32_t(v), 0, 32));
 }
+inline unsigned __reduce_max_sync(unsigned mask, unsigned v) {
+    return unsigned(__reduce_max_sync(mask, int(v ^ 0x80000000u))) ^ 0x80000000u;
+}
 inline unsigned __reduce_or_sync(unsigned mask, unsigned v) {
     return unsigned(::emu::collective(::emu::op::reduce_or, mask, v, 0, 32));
 }
 [[noreturn]] inline void __trap() { ::emu::fail("__trap"); }
+// One OS thread runs every fiber: memory is always consistent.
+inline void __threadfence() {}
+
+// Rounded arithmetic: one operation each (the tests compile with -ffp-contract=off).
+inline float __fmul_rn(float a, float b) { return a * b; }
+inline double __dmul_rn(double a, double b) { return a * b; }
+inline float __fmaf_rn(float a, float b, float c) { return std::fma(a, b, c); }
+inline double __fma_rn(double a, double b, double c) { return std::fma(a, b, c); }
 
 // Atomics: one OS thread runs every fiber, so a plain update is atomic; the random
 // scheduling point before it lets other threads overtake.

@@ -1,0 +1,248 @@
+// The CSR family of SpMM (cpp/spmm/csr: row-split with its long rows and runs of rows,
+// merge-path with its fix-up, CSR-vector, the transposed copy, the row-wise copies),
+// unchanged, run on the CPU through the SIMT emulation of tests/hash_emulation/emu. What
+// it checks is the index width: for fp32 and fp64, every algorithm, opA N and T, n from 1
+// to 40, both index bases, B and C in either order, with and without preprocess, A with
+// 64-bit offsets and columns gives bitwise the C of the same A with 32-bit ones, and both
+// meet the double reference. Timing, the memory model and the 16-bit types are the GPU
+// tests' (gpu_spmm_csr, gpu_spmv).
+#include "core/device.hpp"
+#include "emulated_indices.hpp"
+#include "emulation_check.hpp"
+#include "simt.hpp"
+#include "spmm/csr/csr_spmm.hpp"
+#include "spmm/csr/product.hpp"
+#include "tcs_test_support.h"
+
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <memory>
+#include <vector>
+
+// Only the fp32 and fp64 launchers are compiled here.
+namespace tcs::spmm::csr {
+void multiply_f16(const product&) { emu::fail("fp16 SpMM is not emulated"); }
+void multiply_bf16(const product&) { emu::fail("bf16 SpMM is not emulated"); }
+}  // namespace tcs::spmm::csr
+
+namespace {
+
+using tcs::value_type;
+namespace spmm = tcs::spmm;
+
+using tcst::failures;
+std::uint64_t seed = 1;
+
+using buffer = tcst::poisoned_buffer;
+
+struct config {
+    bool dbl = false;
+    bool trans_a = false;
+    std::int64_t n = 8;
+    int base = 0;
+    bool b_row = true, c_row = true;
+    spmm::algorithm alg = spmm::algorithm::automatic;
+    bool preprocess = true;
+    double beta = 0.0;
+};
+
+double get(const void* p, std::size_t i, bool dbl) {
+    return dbl ? static_cast<const double*>(p)[i] : double(static_cast<const float*>(p)[i]);
+}
+void put(void* p, std::size_t i, bool dbl, double v) {
+    if (dbl)
+        static_cast<double*>(p)[i] = v;
+    else
+        static_cast<float*>(p)[i] = float(v);
+}
+
+// C (its bytes) after one product with A's indices of the given width.
+std::vector<unsigned char> multiply(const tcst_csr& a, const config& c, bool wide,
+                                    const std::vector<double>& b, const std::vector<double>& c0,
+                                    const tcs::device_info& dev, std::uint64_t schedule) {
+    emu::set_seed(schedule);
+    const std::size_t vs = c.dbl ? 8 : 4;
+    const std::int64_t m = c.trans_a ? a.cols : a.rows, k = c.trans_a ? a.rows : a.cols, n = c.n;
+    tcst::host_indices idx;
+    spmm::problem p;
+    idx.fill(a, c.base, wide, p.a);
+    buffer val(std::size_t(a.nnz) * vs + 8);
+    for (std::int64_t e = 0; e < a.nnz; ++e) put(val.get(), std::size_t(e), c.dbl, a.val[e]);
+    p.a.rows = a.rows;
+    p.a.cols = a.cols;
+    p.a.nnz = a.nnz;
+    p.a.values = val.get();
+    p.a.type = c.dbl ? value_type::f64 : value_type::f32;
+    p.a.base = c.base;
+    p.trans_a = c.trans_a;
+    buffer bdev(std::size_t(k * n) * vs);
+    for (std::int64_t r = 0; r < k; ++r)
+        for (std::int64_t j = 0; j < n; ++j)
+            put(bdev.get(), std::size_t(c.b_row ? r * n + j : r + j * k), c.dbl, b[std::size_t(r * n + j)]);
+    buffer cdev(std::size_t(m * n) * vs);
+    for (std::int64_t i = 0; i < m && c.beta != 0.0; ++i)
+        for (std::int64_t j = 0; j < n; ++j)
+            put(cdev.get(), std::size_t(c.c_row ? i * n + j : i + j * m), c.dbl, c0[std::size_t(i * n + j)]);
+    p.b = {k, n, c.b_row ? n : k, bdev.get(), p.a.type, c.b_row};
+    p.c = {m, n, c.c_row ? n : m, cdev.get(), p.a.type, c.c_row};
+    p.compute = p.a.type;
+    double scalars[2] = {1.5, c.beta};
+    float scalars_f[2] = {1.5f, float(c.beta)};
+    p.alpha = {c.dbl ? static_cast<const void*>(&scalars[0]) : &scalars_f[0], false, p.compute};
+    p.beta = {c.dbl ? static_cast<const void*>(&scalars[1]) : &scalars_f[1], false, p.compute};
+    p.alg = c.alg;
+    p.device = &dev;
+    buffer work(spmm::csr::buffer_size(p));
+    spmm::analysis found;
+    if (c.preprocess) found = spmm::csr::preprocess(p, work.get());
+    spmm::csr::run(p, work.get(), c.preprocess, found);
+    const auto* bytes = static_cast<const unsigned char*>(cdev.get());
+    std::vector<unsigned char> out(bytes, bytes + std::size_t(m * n) * vs);
+    // back to row-major order for the comparisons
+    if (!c.c_row) {
+        std::vector<unsigned char> rows(out.size());
+        for (std::int64_t i = 0; i < m; ++i)
+            for (std::int64_t j = 0; j < n; ++j)
+                std::memcpy(&rows[std::size_t(i * n + j) * vs], &out[std::size_t(i + j * m) * vs], vs);
+        out.swap(rows);
+    }
+    return out;
+}
+
+const char* alg_name(spmm::algorithm a) {
+    switch (a) {
+    case spmm::algorithm::row_split: return "row-split";
+    case spmm::algorithm::merge_path: return "merge-path";
+    case spmm::algorithm::vector_rows: return "CSR-vector";
+    default: return "automatic";
+    }
+}
+
+bool check(const char* name, const tcst_csr& a0, const config& c, const tcs::device_info& dev) {
+    std::printf("  %-22s %s %s op %c n=%lld base %d B %s C %s%s%s\n", name, c.dbl ? "fp64" : "fp32",
+                alg_name(c.alg), c.trans_a ? 'T' : 'N', (long long)c.n, c.base, c.b_row ? "row" : "col",
+                c.c_row ? "row" : "col", c.beta != 0.0 ? " beta" : "", c.preprocess ? "" : " no-preprocess");
+    std::fflush(stdout);
+    tcst_csr a;
+    if (tcst_csr_copy(&a0, &a) != 0) std::abort();
+    if (!c.dbl)
+        for (std::int64_t e = 0; e < a.nnz; ++e) a.val[e] = double(float(a.val[e]));
+    const std::int64_t m = c.trans_a ? a.cols : a.rows, k = c.trans_a ? a.rows : a.cols, n = c.n;
+    tcst_rng rng;
+    tcst_rng_seed(&rng, seed * 131 + std::uint64_t(n));
+    std::vector<double> b(std::size_t(k * n)), c0(std::size_t(m * n));
+    for (auto& x : b) x = c.dbl ? tcst_rng_symmetric(&rng) : double(float(tcst_rng_symmetric(&rng)));
+    for (auto& x : c0) x = c.dbl ? tcst_rng_symmetric(&rng) : double(float(tcst_rng_symmetric(&rng)));
+    std::vector<double> ref(std::size_t(m * n), 0.0), mag(ref.size(), 0.0);
+    for (std::int64_t i = 0; i < a.rows; ++i)
+        for (int e = a.row_ptr[i]; e < a.row_ptr[i + 1]; ++e) {
+            const std::int64_t row = c.trans_a ? a.col_idx[e] : i, kk = c.trans_a ? i : a.col_idx[e];
+            for (std::int64_t j = 0; j < n; ++j) {
+                const double t = a.val[e] * b[std::size_t(kk * n + j)];
+                ref[std::size_t(row * n + j)] += t;
+                mag[std::size_t(row * n + j)] += std::fabs(t);
+            }
+        }
+    const auto narrow = multiply(a, c, false, b, c0, dev, seed * 31 + 1);
+    const auto wide = multiply(a, c, true, b, c0, dev, seed * 31 + 2);
+    const double tol = c.dbl ? 1e-12 : 1e-5;
+    bool close = true;
+    for (std::size_t i = 0; i < ref.size() && close; ++i) {
+        const double want = 1.5 * ref[i] + (c.beta != 0.0 ? c.beta * c0[i] : 0.0);
+        const double bound = 1.5 * mag[i] + std::fabs(c.beta * c0[i]);
+        close = std::fabs(get(wide.data(), i, c.dbl) - want) <= tol * bound + 1e-300;
+        if (!close)
+            std::fprintf(stderr, "    C[%zu] = %.17g, reference %.17g\n", i, get(wide.data(), i, c.dbl), want);
+    }
+    tcst_csr_free(&a);
+    CHECK(close, "%s: 64-bit indices: C differs from the reference", name);
+    CHECK(narrow == wide, "%s: 64-bit indices give another C than 32-bit ones", name);
+    return true;
+}
+
+// Rows of 0..max_len entries, every long_every-th row long_len long: the long-row lists
+// of row-split and the fix-up of merge-path have work.
+tcst_csr mixed(std::int64_t rows, std::int64_t cols, int max_len, int long_every, int long_len,
+               std::uint64_t s) {
+    tcst_rng r;
+    tcst_rng_seed(&r, s);
+    std::vector<int> len(static_cast<std::size_t>(rows));
+    std::int64_t nnz = 0;
+    for (std::int64_t i = 0; i < rows; ++i) {
+        len[std::size_t(i)] = i % long_every == 3 ? long_len : int(tcst_rng_below(&r, std::uint64_t(max_len + 1)));
+        nnz += len[std::size_t(i)];
+    }
+    tcst_csr m;
+    if (tcst_csr_alloc(&m, rows, cols, nnz) != 0) std::abort();
+    std::vector<int> pool(static_cast<std::size_t>(cols));
+    for (std::int64_t j = 0; j < cols; ++j) pool[std::size_t(j)] = int(j);
+    for (std::int64_t i = 0; i < rows; ++i) {
+        const int start = m.row_ptr[i];
+        for (int e = 0; e < len[std::size_t(i)]; ++e) {
+            const int pick = e + int(tcst_rng_below(&r, std::uint64_t(cols - e)));
+            std::swap(pool[std::size_t(e)], pool[std::size_t(pick)]);
+            m.col_idx[start + e] = pool[std::size_t(e)];
+            m.val[start + e] = tcst_rng_symmetric(&r);
+        }
+        m.row_ptr[i + 1] = start + len[std::size_t(i)];
+    }
+    return m;
+}
+
+void run_suite(const tcs::device_info& dev) {
+    tcst_csr a = mixed(300, 260, 9, 61, 250, seed);
+    tcst_csr runs;  // consecutive rows with one pattern: row-split's windows of runs
+    if (tcst_gen_stencil27(5, 5, 4, 4, seed + 1, &runs) != 0) std::abort();
+    const spmm::algorithm algs[] = {spmm::algorithm::row_split, spmm::algorithm::merge_path,
+                                    spmm::algorithm::automatic};
+    const std::int64_t ns[] = {1, 8, 40};
+    int count = 0;
+    for (int dbl = 0; dbl < 2; ++dbl)
+        for (int ta = 0; ta < 2; ++ta)
+            for (std::int64_t n : ns)
+                for (spmm::algorithm alg : algs) {
+                    config c;
+                    c.dbl = dbl;
+                    c.trans_a = ta;
+                    c.n = n;
+                    c.alg = alg;
+                    c.base = count % 2;
+                    c.b_row = (count / 2) % 2 == 0;
+                    c.c_row = (count / 3) % 2 == 0;
+                    c.preprocess = count % 5 != 4;
+                    c.beta = count % 3 == 1 ? -0.5 : 0.0;
+                    check("mixed rows", a, c, dev);
+                    ++count;
+                }
+    for (int dbl = 0; dbl < 2; ++dbl) {
+        config c;
+        c.dbl = dbl;
+        c.n = dbl ? 24 : 40;  // runs need 16 or more column lanes
+        c.alg = spmm::algorithm::row_split;
+        c.base = 1;
+        check("runs of rows", runs, c, dev);
+    }
+    tcst_csr_free(&a);
+    tcst_csr_free(&runs);
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+    const char* env = std::getenv("TCST_SEED");
+    seed = env != nullptr ? std::strtoull(env, nullptr, 10) : tcst_fresh_seed();
+    if (argc > 1) seed = std::strtoull(argv[1], nullptr, 10);
+    std::printf("csr_emulation: seed %llu (TCST_SEED=%llu reproduces)\n", (unsigned long long)seed,
+                (unsigned long long)seed);
+    const tcs::device_info h100 = tcst::h100_like();
+    run_suite(h100);
+    emu::print_launches();
+    if (failures != 0) {
+        std::printf("csr_emulation: %d failures\n", failures);
+        return 1;
+    }
+    std::printf("csr_emulation: all passed\n");
+    return 0;
+}
