@@ -233,13 +233,19 @@ template <class T>
 __global__ void __launch_bounds__(kThreads)
     pack_kernel(const T* values, const int* source, long long nnz, T* packed) {
     const long long stride = static_cast<long long>(gridDim.x) * blockDim.x;
-    for (long long i = static_cast<long long>(blockIdx.x) * blockDim.x + threadIdx.x; i < nnz; i += stride) {
-        // Positions no panel covers (only corrupt offsets leave gaps between panels) keep
-        // fill_tiles' -1: they take a zero rather than a read outside A.
-        const int from = source[i];
-        packed[i] = static_cast<unsigned long long>(from) < static_cast<unsigned long long>(nnz) ? values[from] : T(0);
-    }
+    for (long long i = static_cast<long long>(blockIdx.x) * blockDim.x + threadIdx.x; i < nnz; i += stride)
+        packed[i] = values[source[i]];
 }
+
+// Exclusive-scan operator of tile_offsets: a sum that stops at cap.
+struct saturating_add {
+    int cap;
+    __host__ __device__ int operator()(int a, int b) const {
+        const long long sum = static_cast<long long>(a) + b;
+        return sum < cap ? static_cast<int>(sum) : cap;
+    }
+};
+int cap_of(std::int64_t capacity) { return capacity < INT_MAX ? int(capacity) : INT_MAX; }
 
 int grid_for_groups(long long groups) {
     const long long threads = groups * kTileDim;
@@ -254,16 +260,6 @@ void count_tiles(const csr_view& m, int* count, cudaStream_t stream) {
     launch("tiles: count", count_kernel, grid_for_groups(p.panels), kThreads, 0, stream, p, count);
 }
 
-namespace {
-struct saturating_add {
-    int cap;
-    __host__ __device__ int operator()(int a, int b) const {
-        const long long sum = static_cast<long long>(a) + b;
-        return sum < cap ? static_cast<int>(sum) : cap;
-    }
-};
-int cap_of(std::int64_t capacity) { return capacity < INT_MAX ? int(capacity) : INT_MAX; }
-}  // namespace
 
 std::size_t tile_offsets_scratch(int items) {
     std::size_t bytes = 0;
@@ -284,9 +280,9 @@ void fill_tiles(const csr_view& m, const int* ptr, bitmap_tile* tiles, int* sour
                 cudaStream_t stream) {
     const csr_pattern p = pattern_of(m);
     if (p.panels == 0 || m.nnz == 0) return;
-    // -1 where no panel writes (gaps that only corrupt offsets leave): pack_values reads
-    // every position.
-    check_cuda(cudaMemsetAsync(source, 0xFF, std::size_t(m.nnz) * sizeof(int), stream), "tiles: clear sources");
+    // Entry 0 where no panel writes (gaps that only corrupt offsets leave): pack_values
+    // gathers through every position, and every position then names an entry of A.
+    check_cuda(cudaMemsetAsync(source, 0, std::size_t(m.nnz) * sizeof(int), stream), "tiles: clear sources");
     launch("tiles: fill", fill_kernel, grid_for_groups(p.panels), kThreads, 0, stream, p, ptr, tiles,
            source);
 }
