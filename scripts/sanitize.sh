@@ -7,14 +7,19 @@
 # once (each is mostly host time, so several share the GPU well); LIMIT: seconds for the
 # whole phase, each run getting what is left of it; OUT: folder of sanitizer.log.
 # programs: lines "name<TAB>command" (the command is evaluated by the shell). Runs use the
-# tests' quick sizes (TCS_TEST_QUICK=1); gpu_stress (8 threads for 30 s) runs under
-# memcheck only. Prints one summary line per tool, "== compute-sanitizer ...", and a
+# tests' quick sizes (TCS_TEST_QUICK=1) and TCS_TEST_SANITIZER=<tool> (gpu_check_matrix then
+# allows a slow call 60 s instead of 1 s); gpu_stress (8 threads for 30 s) runs under
+# memcheck only. gpu_stress and gpu_check_matrix run alone, after the others: they check
+# the device's free memory and the time of each call, which runs beside them disturb. Prints one summary line per tool, "== compute-sanitizer ...", and a
 # short excerpt of each failing run; exits 1 if any run failed or was cut.
 set -u
 tools=$1 jobs=$2 limit=$3 out=$4
 mkdir -p "$out"
 : > "$out/sanitizer.log"
-tmp=$(mktemp -d)
+# Each run's log and exit code stay in OUT/sanitizer-runs/, written as the run ends, so
+# that a caller killed mid-phase still gets back what finished.
+tmp=$out/sanitizer-runs
+rm -rf "$tmp" && mkdir -p "$tmp"
 start=$(date +%s)
 mapfile -t programs
 runs=()
@@ -33,17 +38,26 @@ one() {  # tool name command -> $tmp/<tool>-<name>.log and .rc
   if [ "$budget" -le 5 ]; then echo cut > "$tmp/$tool-$name.rc"; return; fi
   # racecheck also reports hazards, not only errors, on its own summary line
   [ "$tool" = racecheck ] && extra=(--racecheck-report all)
-  TCS_TEST_QUICK=1 eval timeout "$budget" compute-sanitizer --tool "$tool" "${extra[@]}" \
+  local s0; s0=$(date +%s)
+  TCS_TEST_QUICK=1 TCS_TEST_SANITIZER=$tool eval timeout "$budget" compute-sanitizer --tool "$tool" "${extra[@]}" \
     --error-exitcode 99 --print-limit 20 "$cmd" < /dev/null > "$tmp/$tool-$name.log" 2>&1
-  echo $? > "$tmp/$tool-$name.rc"
+  local rc=$?
+  echo "$rc" > "$tmp/$tool-$name.rc"
+  echo "$tool $name exit $rc $(( $(date +%s) - s0 ))s" >> "$tmp/times.txt"
 }
 
+solo() { [ "$1" = gpu_stress ] || [ "$1" = gpu_check_matrix ]; }
 for run in "${runs[@]}"; do
   IFS=$'\t' read -r tool name cmd <<< "$run"
+  solo "$name" && continue
   while [ "$(jobs -rp | wc -l)" -ge "$jobs" ]; do wait -n; done
   one "$tool" "$name" "$cmd" &
 done
 wait
+for run in "${runs[@]}"; do
+  IFS=$'\t' read -r tool name cmd <<< "$run"
+  solo "$name" && one "$tool" "$name" "$cmd"
+done
 
 status=0
 for tool in ${tools//,/ }; do
@@ -66,5 +80,4 @@ for tool in ${tools//,/ }; do
   done
   echo "== compute-sanitizer $tool: $ran programs, $bad with errors or cut mid-run, $cut not started ($(( $(date +%s) - start ))s)"
 done
-rm -rf "$tmp"
 exit $status

@@ -1007,12 +1007,12 @@ static void captured_grids(const tcst_csr* a, int64_t n, const char* kernel,
 
 /* That preprocess chose windows of `window` rows for A (fp32, n = 128) and that a call
  * on a buffer preprocess never saw runs the plain groups: row_split_kernel with Z =
- * window, then Z = 1 (the last template argument, "Li<Z>E" at the end of the mangled
- * arguments). */
+ * window, then Z = 1 (the template argument before the index type: "Li<Z>EiE" at the end
+ * of the mangled arguments, 32-bit indices). */
 static void assert_window(const tcst_csr* a, int window) {
     char z[16];
-    snprintf(z, sizeof z, "Li%dEEEv", window);
-    const char* const also[2] = {z, "Li1EEEv"};
+    snprintf(z, sizeof z, "Li%dEiEEv", window);
+    const char* const also[2] = {z, "Li1EiEEv"};
     unsigned grids[2];
     captured_grids(a, 128, "row_split_kernel", also, grids);
     if (grids[0] == 0) fail_msg("preprocessed call: no row_split_kernel with Z = %d", window);
