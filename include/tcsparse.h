@@ -12,7 +12,9 @@
  *    (NULL where a pointer is required, an enum value outside its range, a
  *    negative size) returns TCS_STATUS_INVALID_VALUE and changes nothing.
  *    Set the environment variable TCS_LOG_LEVEL (1 = errors with the name of the
- *    bad argument, 2 = also a trace of every call) to have them printed on stderr.
+ *    bad argument, 2 = also a trace of every call, 3 = also the host time of every
+ *    tcsSpMV and tcsSpMM call with its shape, scalar location, stream and whether a
+ *    preprocess analysis was used) to have them printed on stderr.
  *  - "Host" pointers point to CPU memory, "device" pointers to GPU memory that the
  *    caller owns. Scalars (alpha, beta) follow the handle's pointer mode.
  *  - Functions that launch GPU work are asynchronous with respect to the host and
@@ -28,12 +30,14 @@
  *    (calls are then ordered by the stream). Functions taking no handle and no
  *    descriptor (tcsGetErrorName, tcsGetErrorString, tcsGetProperty) may be called from
  *    any thread at any time.
- *  - Index types: descriptors accept 16U/32I/64I like cuSPARSE. SpMV, SpMM and SpGEMM
- *    take CSR matrices whose row offsets and column indices are both TCS_INDEX_32I or
- *    both TCS_INDEX_64I (SpMV and SpMM: cuSPARSE's combinations; SpGEMM: an extension,
- *    cuSPARSE's SpGEMM takes 32-bit indices only); BSR SpMM takes 32-bit indices.
- *    Every other combination (mixed widths, 16U) returns TCS_STATUS_NOT_SUPPORTED. (Through the cuSPARSE swap-in shim, such calls are
- *    forwarded to the real cuSPARSE: docs/forwarding.md.)
+ *  - Index types: descriptors accept 16U, 32I and 64I like cuSPARSE, with row offsets
+ *    and column indices of one width (different widths: NOT_SUPPORTED when the
+ *    descriptor is made, as in cuSPARSE). SpMV, SpMM and SpGEMM take CSR matrices
+ *    whose indices are both TCS_INDEX_32I or both TCS_INDEX_64I (SpMV and SpMM:
+ *    cuSPARSE's combinations; SpGEMM: an extension, cuSPARSE's SpGEMM takes 32-bit
+ *    indices only); BSR SpMM takes 32-bit indices; 16U returns TCS_STATUS_NOT_SUPPORTED
+ *    from the products. (Through the cuSPARSE swap-in shim, such calls are forwarded
+ *    to the real cuSPARSE: docs/forwarding.md.)
  */
 #ifndef TCSPARSE_H_
 #define TCSPARSE_H_
@@ -378,8 +382,9 @@ TCS_API tcsStatus_t tcsGetMathMode(tcsHandle_t handle, tcsMath_t* mode);
  * without a caller-allocated csrRowOffsets. Host only, synchronous, allocates a
  * small host object. Statuses: SUCCESS; INVALID_VALUE (NULL spMatDescr, negative
  * sizes, nnz > rows*cols, NULL arrays with nnz > 0, NULL csrRowOffsets with rows > 0
- * and nnz > 0, enums out of range, a row-offset type different from 32I/64I);
- * ALLOC_FAILED.
+ * and nnz > 0, enums out of range); NOT_SUPPORTED (csrRowOffsetsType and csrColIndType
+ * of different widths, refused here as cuSPARSE refuses them; 16U/16U is accepted, as
+ * cuSPARSE accepts it, and refused by the products); ALLOC_FAILED.
  */
 TCS_API tcsStatus_t tcsCreateCsr(tcsSpMatDescr_t* spMatDescr, int64_t rows, int64_t cols,
                                  int64_t nnz, void* csrRowOffsets, void* csrColInd,
@@ -410,7 +415,9 @@ TCS_API tcsStatus_t tcsCreateCoo(tcsSpMatDescr_t* spMatDescr, int64_t rows, int6
  *  block counts as an entry (zeros included). Sizes reported by tcsSpMatGetSize are in
  *  blocks, as in cuSPARSE. SpMM computes with BSR matrices through the block family
  *  (TCS_SPMM_ALG_DEFAULT, TCS_SPMM_BSR_ALG1, TCS_SPMM_BSR_TC; 32-bit indices); SpGEMM
- *  returns NOT_SUPPORTED. */
+ *  returns NOT_SUPPORTED. Host only, synchronous. Statuses: SUCCESS; INVALID_VALUE (as
+ *  tcsCreateCsr's, block sizes < 1); NOT_SUPPORTED (offsets and block columns of
+ *  different widths, as in cuSPARSE); ALLOC_FAILED. */
 TCS_API tcsStatus_t tcsCreateBsr(tcsSpMatDescr_t* spMatDescr, int64_t brows, int64_t bcols,
                                  int64_t bnnz, int64_t rowBlockSize, int64_t colBlockSize,
                                  void* bsrRowOffsets, void* bsrColInd, void* bsrValues,

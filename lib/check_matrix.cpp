@@ -72,6 +72,8 @@ bool structural(chk::rule r) {
 const tcsSpMatDescr* checkable(tcsConstSpMatDescr_t matA, int index) {
     const tcsSpMatDescr* a = live_sparse(matA, index, "matA");
     check(a->format == TCS_FORMAT_CSR, index, "matA", "must be CSR", TCS_STATUS_NOT_SUPPORTED);
+    check(a->offsets_type != TCS_INDEX_16U, index, "matA", "has 16-bit indices",
+          TCS_STATUS_NOT_SUPPORTED);
     check(a->rows == 0 || a->nnz == 0 || a->offsets != nullptr, index, "matA",
           "has no row offsets");
     return a;

@@ -3,6 +3,7 @@
 #include "core/error.hpp"
 #include "objects.hpp"
 
+#include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <new>
@@ -19,6 +20,24 @@ int log_level() noexcept {
 
 void trace(const char* func) noexcept {
     if (log_level() >= 2) std::fprintf(stderr, "tcsparse: %s\n", func);
+}
+
+namespace {
+std::int64_t now_ns() noexcept {
+    return std::chrono::duration_cast<std::chrono::nanoseconds>(
+               std::chrono::steady_clock::now().time_since_epoch())
+        .count();
+}
+}  // namespace
+
+call_timer::call_timer(const char* func) noexcept : func_(func) {
+    if (log_level() >= 3) start_ns_ = now_ns();
+}
+
+call_timer::~call_timer() {
+    if (!on()) return;
+    std::fprintf(stderr, "tcsparse: %s %.1f us host %s\n", func_,
+                 double(now_ns() - start_ns_) * 1e-3, detail);
 }
 
 void reject(int index, const char* name, const char* why, tcsStatus_t status) {

@@ -20,9 +20,27 @@
 
 namespace tcs::api {
 
-// 0: silent (default); 1: errors, naming the bad argument; 2: also every call.
+// 0: silent (default); 1: errors, naming the bad argument; 2: also every call; 3: also
+// the host time of every product call (SpMV, SpMM) and what it ran with.
 int log_level() noexcept;
 void trace(const char* func) noexcept;
+
+// At TCS_LOG_LEVEL >= 3, one line when it goes out of scope: the call, the host time since
+// construction, and `detail` (set by the call). Host time is what a caller that does not
+// wait for the stream pays; it is what a held-stream benchmark cannot see.
+class call_timer {
+public:
+    explicit call_timer(const char* func) noexcept;
+    ~call_timer();
+    call_timer(const call_timer&) = delete;
+    call_timer& operator=(const call_timer&) = delete;
+    char detail[160] = {0};
+    bool on() const noexcept { return start_ns_ != 0; }
+
+private:
+    const char* func_;
+    std::int64_t start_ns_ = 0;
+};
 
 // Thrown by the checks below; carries what the log prints.
 struct bad_argument {

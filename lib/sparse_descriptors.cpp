@@ -39,7 +39,9 @@ tcsSpMatDescr* make_csr(std::int64_t rows, std::int64_t cols, std::int64_t nnz, 
                         const void* ci, const void* val, tcsIndexType_t rp_t, tcsIndexType_t ci_t,
                         tcsIndexBase_t base, cudaDataType vt, bool is_const) {
     check_common(rows, cols, nnz, rp_t, ci_t, base, vt, 1);
-    check(rp_t != TCS_INDEX_16U, 7, "csrRowOffsetsType", "must be TCS_INDEX_32I or TCS_INDEX_64I");
+    // cuSPARSE refuses offsets and columns of different widths when the descriptor is made.
+    check(ci_t == rp_t, 8, "csrColIndType", "differs in width from csrRowOffsetsType",
+          TCS_STATUS_NOT_SUPPORTED);
     check(nnz == 0 || rp != nullptr, 4, "csrRowOffsets", "must not be NULL when nnz > 0");
     check(nnz == 0 || ci != nullptr, 5, "csrColInd", "must not be NULL when nnz > 0");
     check(nnz == 0 || val != nullptr, 6, "csrValues", "must not be NULL when nnz > 0");
@@ -146,8 +148,9 @@ extern "C" TCS_API tcsStatus_t tcsCreateBsr(tcsSpMatDescr_t* spMatDescr, int64_t
     check(rowBlockSize >= 1, 4, "rowBlockSize", "must be positive");
     check(colBlockSize >= 1, 5, "colBlockSize", "must be positive");
     check_enum(bsrRowOffsetsType, 9, "bsrRowOffsetsType");
-    check(bsrRowOffsetsType != TCS_INDEX_16U, 9, "bsrRowOffsetsType", "must be 32I or 64I");
     check_enum(bsrColIndType, 10, "bsrColIndType");
+    check(bsrColIndType == bsrRowOffsetsType, 10, "bsrColIndType",
+          "differs in width from bsrRowOffsetsType", TCS_STATUS_NOT_SUPPORTED);
     check_enum(idxBase, 11, "idxBase");
     check(valid_data_type(valueType), 12, "valueType", "is not CUDA_R_32F/64F/16F/16BF");
     check_enum(order, 13, "order");

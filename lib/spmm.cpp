@@ -158,6 +158,7 @@ extern "C" TCS_API tcsStatus_t tcsSpMM(tcsHandle_t handle, tcsOperation_t opA, t
                                        tcsDnMatDescr_t matC, cudaDataType computeType,
                                        tcsSpMMAlg_t alg, void* externalBuffer) try {
     trace(__func__);
+    call_timer timer(__func__);
     call k = check_call(handle, opA, opB, alpha, matA, matB, beta, matC, computeType, alg);
     const std::size_t needed = tcs::spmm::buffer_size(k.problem);
     check(needed == 0 || externalBuffer != nullptr, 10, "externalBuffer",
@@ -165,6 +166,8 @@ extern "C" TCS_API tcsStatus_t tcsSpMM(tcsHandle_t handle, tcsOperation_t opA, t
     check_input(*handle, *k.a, 4, "matA");
     const bool preprocessed = externalBuffer != nullptr &&
                               k.a->spmm_memo.buffer == externalBuffer && k.a->spmm_memo.key == k.key;
+    if (timer.on())
+        log_product(timer, k.problem, *k.a, preprocessed, handle->stream);
     tcs::spmm::run(k.problem, externalBuffer, preprocessed, k.a->spmm_memo.found);
     return TCS_STATUS_SUCCESS;
 } catch (...) {

@@ -3,12 +3,14 @@
 // on (the key of tcsSpMMMemo).
 #pragma once
 
+#include "entry.hpp"
 #include "objects.hpp"
 #include "views.hpp"
 
 #include "spmm/spmm.hpp"
 
 #include <cstdint>
+#include <cstdio>
 #include <initializer_list>
 
 namespace tcs::api {
@@ -47,6 +49,15 @@ inline tcs::spmm::problem product_of(const tcsContext& handle, const tcsSpMatDes
 
 inline std::uint64_t address_bits(const void* p) {
     return std::uint64_t(reinterpret_cast<std::uintptr_t>(p));
+}
+
+// TCS_LOG_LEVEL=3: what a product call ran with, for the call's line in the log.
+inline void log_product(call_timer& timer, const tcs::spmm::problem& p, const tcsSpMatDescr& a,
+                        bool preprocessed, const void* stream) {
+    std::snprintf(timer.detail, sizeof timer.detail,
+                  "(A %lldx%lld nnz %lld, n %lld, %s scalars, preprocessed %s, stream %p)",
+                  (long long)a.rows, (long long)a.cols, (long long)a.nnz, (long long)p.c.cols,
+                  p.alpha.on_device ? "device" : "host", preprocessed ? "yes" : "no", stream);
 }
 
 }  // namespace tcs::api

@@ -127,12 +127,15 @@ extern "C" TCS_API tcsStatus_t tcsSpMV(tcsHandle_t handle, tcsOperation_t opA, c
                                        cudaDataType computeType, tcsSpMVAlg_t alg,
                                        void* externalBuffer) try {
     trace(__func__);
+    call_timer timer(__func__);
     const call k = check_call(handle, opA, alpha, matA, vecX, beta, vecY, computeType, alg);
     checked_buffer(k, externalBuffer);
     check_input(*handle, *k.a, 3, "matA");
     const tcsSpMMMemo& memo = k.a->spmm_memo;
     const bool preprocessed =
         externalBuffer != nullptr && memo.buffer == externalBuffer && memo.key == k.key;
+    if (timer.on())
+        log_product(timer, k.problem, *k.a, preprocessed, handle->stream);
     tcs::spmm::run(k.problem, externalBuffer, preprocessed, memo.found);
     return TCS_STATUS_SUCCESS;
 } catch (...) {

@@ -80,9 +80,9 @@ static struct {
     tcsHandle_t handle; /* NULL without a GPU */
     /* SpGEMM: A (4 x 5) * B (5 x 3) = C (4 x 3); SpMM: A * Bd (5 x 2) = Cd (4 x 2). */
     tcsSpMatDescr_t a, b, c;
-    tcsSpMatDescr_t a_idx64, a_col64, a_col16;  /* 64/64, 32/64 and 32/16U offsets/columns */
+    tcsSpMatDescr_t a_idx64, a_idx16;  /* 64/64 and 16U/16U offsets/columns */
     tcsSpMatDescr_t c_idx64;
-    tcsSpMatDescr_t a_coo, a_bsr, a_bsr64, a_off64, a_f64, a_no_offsets, b_rows4, c_rows5, c_off64,
+    tcsSpMatDescr_t a_coo, a_bsr, a_bsr64, a_f64, a_no_offsets, b_rows4, c_rows5, c_idx16,
         c_f64;
     tcsConstSpMatDescr_t c_const;
     tcsDnMatDescr_t bd, cd, bd_rows4, cd_cols3, bd_f64, cd_f64;
@@ -126,22 +126,20 @@ static int create_objects(void** state) {
     fx.a = csr(4, 5, 6, RP, TCS_INDEX_32I, CUDA_R_32F);
     fx.b = csr(5, 3, 4, RP, TCS_INDEX_32I, CUDA_R_32F);
     fx.c = csr(4, 3, 0, RP, TCS_INDEX_32I, CUDA_R_32F);
-    fx.a_off64 = csr(4, 5, 6, RP, TCS_INDEX_64I, CUDA_R_32F);
     fx.a_idx64 = csr_typed(4, 5, 6, RP, TCS_INDEX_64I, TCS_INDEX_64I, CUDA_R_32F);
-    fx.a_col64 = csr_typed(4, 5, 6, RP, TCS_INDEX_32I, TCS_INDEX_64I, CUDA_R_32F);
-    fx.a_col16 = csr_typed(4, 5, 6, RP, TCS_INDEX_32I, TCS_INDEX_16U, CUDA_R_32F);
+    fx.a_idx16 = csr_typed(4, 5, 6, RP, TCS_INDEX_16U, TCS_INDEX_16U, CUDA_R_32F);
     fx.c_idx64 = csr_typed(4, 3, 0, RP, TCS_INDEX_64I, TCS_INDEX_64I, CUDA_R_32F);
     fx.a_f64 = csr(4, 5, 6, RP, TCS_INDEX_32I, CUDA_R_64F);
     fx.a_no_offsets = csr(4, 5, 0, NULL, TCS_INDEX_32I, CUDA_R_32F);
     fx.b_rows4 = csr(4, 3, 4, RP, TCS_INDEX_32I, CUDA_R_32F);
     fx.c_rows5 = csr(5, 3, 0, RP, TCS_INDEX_32I, CUDA_R_32F);
-    fx.c_off64 = csr(4, 3, 0, RP, TCS_INDEX_64I, CUDA_R_32F);
+    fx.c_idx16 = csr_typed(4, 3, 0, RP, TCS_INDEX_16U, TCS_INDEX_16U, CUDA_R_32F);
     fx.c_f64 = csr(4, 3, 0, RP, TCS_INDEX_32I, CUDA_R_64F);
     if (tcsCreateCoo(&fx.a_coo, 4, 5, 6, RP, CI, VAL, TCS_INDEX_32I, TCS_INDEX_BASE_ZERO,
                      CUDA_R_32F) != OK ||
         tcsCreateBsr(&fx.a_bsr, 4, 5, 6, 1, 1, RP, CI, VAL, TCS_INDEX_32I, TCS_INDEX_32I,
                      TCS_INDEX_BASE_ZERO, CUDA_R_32F, TCS_ORDER_ROW) != OK ||
-        tcsCreateBsr(&fx.a_bsr64, 4, 5, 6, 1, 1, RP, CI, VAL, TCS_INDEX_32I, TCS_INDEX_64I,
+        tcsCreateBsr(&fx.a_bsr64, 4, 5, 6, 1, 1, RP, CI, VAL, TCS_INDEX_64I, TCS_INDEX_64I,
                      TCS_INDEX_BASE_ZERO, CUDA_R_32F, TCS_ORDER_ROW) != OK ||
         tcsCreateConstCsr(&fx.c_const, 4, 3, 0, RP, NULL, NULL, TCS_INDEX_32I, TCS_INDEX_32I,
                           TCS_INDEX_BASE_ZERO, CUDA_R_32F) != OK ||
@@ -159,9 +157,9 @@ static int create_objects(void** state) {
     fx.x_f64 = vector(5, CUDA_R_64F);
     fx.y_f64 = vector(4, CUDA_R_64F);
     if (tcsCreateConstDnVec(&fx.y_const, 4, VAL, CUDA_R_32F) != OK) return -1;
-    const void* all[] = {fx.a,      fx.b,    fx.c,        fx.a_off64, fx.a_idx64, fx.a_col64,
-                         fx.a_col16, fx.c_idx64, fx.a_f64, fx.a_no_offsets,
-                         fx.b_rows4, fx.c_rows5, fx.c_off64, fx.c_f64, fx.bd,    fx.cd,
+    const void* all[] = {fx.a,      fx.b,    fx.c,        fx.a_idx64, fx.a_idx16,
+                         fx.c_idx64, fx.a_f64, fx.a_no_offsets,
+                         fx.b_rows4, fx.c_rows5, fx.c_idx16, fx.c_f64, fx.bd,    fx.cd,
                          fx.bd_rows4, fx.cd_cols3, fx.bd_f64, fx.cd_f64, fx.x, fx.y,
                          fx.x_f64, fx.y_f64};
     for (size_t i = 0; i < sizeof all / sizeof all[0]; ++i)
@@ -172,9 +170,9 @@ static int create_objects(void** state) {
 static int destroy_objects(void** state) {
     (void)state;
     tcsSpMatDescr_t sp[] = {fx.a,       fx.b,       fx.c,       fx.a_coo,  fx.a_bsr, fx.a_bsr64,
-                            fx.a_off64, fx.a_idx64, fx.a_col64, fx.a_col16, fx.c_idx64, fx.a_f64,
+                            fx.a_idx64, fx.a_idx16, fx.c_idx64, fx.a_f64,
                             fx.a_no_offsets, fx.b_rows4,
-                            fx.c_rows5, fx.c_off64, fx.c_f64};
+                            fx.c_rows5, fx.c_idx16, fx.c_f64};
     for (size_t i = 0; i < sizeof sp / sizeof sp[0]; ++i) tcsDestroySpMat(sp[i]);
     tcsDestroySpMat(fx.c_const);
     tcsDnMatDescr_t dn[] = {fx.bd, fx.cd, fx.bd_rows4, fx.cd_cols3, fx.bd_f64, fx.cd_f64};
@@ -369,15 +367,15 @@ static void csr_cases(tcsStatus_t (*run)(const csr_args*), const char* name) {
     CSR(rp, FAKE(0x10002), INVALID); /* not 4-byte aligned */
     CSR(ci, FAKE(0x20001), INVALID);
     CSR(val, FAKE(0x30002), INVALID);
-    CSR(rpt, TCS_INDEX_16U, INVALID); /* offsets are 32I or 64I */
+    CSR(rpt, TCS_INDEX_16U, UNSUPPORTED); /* widths differ: refused when made, as in cuSPARSE */
     CSR(rpt, (tcsIndexType_t)0, INVALID);
     CSR(rpt, (tcsIndexType_t)4, INVALID);
     CSR(rpt, (tcsIndexType_t)-1, INVALID);
-    CSR(rpt, TCS_INDEX_64I, OK);
+    CSR(rpt, TCS_INDEX_64I, UNSUPPORTED);
     CSR(cit, (tcsIndexType_t)0, INVALID);
     CSR(cit, (tcsIndexType_t)7, INVALID);
-    CSR(cit, TCS_INDEX_16U, OK);
-    CSR(cit, TCS_INDEX_64I, OK);
+    CSR(cit, TCS_INDEX_16U, UNSUPPORTED);
+    CSR(cit, TCS_INDEX_64I, UNSUPPORTED);
     CSR(base, (tcsIndexBase_t)2, INVALID);
     CSR(base, (tcsIndexBase_t)-1, INVALID);
     CSR(base, TCS_INDEX_BASE_ONE, OK);
@@ -488,7 +486,8 @@ static void test_create_bsr(void** state) {
     BSR(rp, NULL, INVALID);
     BSR(ci, NULL, INVALID);
     BSR(val, NULL, INVALID);
-    BSR(rpt, TCS_INDEX_16U, INVALID);
+    BSR(rpt, TCS_INDEX_16U, UNSUPPORTED); /* widths differ */
+    BSR(cit, TCS_INDEX_64I, UNSUPPORTED);
     BSR(rpt, (tcsIndexType_t)9, INVALID);
     BSR(cit, (tcsIndexType_t)0, INVALID);
     BSR(base, (tcsIndexBase_t)-1, INVALID);
@@ -757,9 +756,7 @@ static void spgemm_common_cases(tcsStatus_t (*run)(const spgemm_args*), const ch
     SPGEMM(A, DENSE_AS_SPARSE, NOT_INIT);
     SPGEMM(A, fx.a_coo, UNSUPPORTED);
     SPGEMM(A, fx.a_bsr, UNSUPPORTED);
-    SPGEMM(A, fx.a_off64, UNSUPPORTED); /* mixed widths */
-    SPGEMM(A, fx.a_col64, UNSUPPORTED);
-    SPGEMM(A, fx.a_col16, UNSUPPORTED);
+    SPGEMM(A, fx.a_idx16, UNSUPPORTED);
     SPGEMM(A, fx.a_no_offsets, INVALID);
     SPGEMM(A, fx.a_f64, UNSUPPORTED); /* value type differs from computeType */
     SPGEMM(B, NULL, INVALID);
@@ -770,7 +767,7 @@ static void spgemm_common_cases(tcsStatus_t (*run)(const spgemm_args*), const ch
     SPGEMM(C, DENSE_AS_SPARSE, NOT_INIT);
     SPGEMM(C, CONST_AS_MUTABLE, INVALID);
     SPGEMM(C, fx.c_rows5, INVALID);
-    SPGEMM(C, fx.c_off64, UNSUPPORTED);
+    SPGEMM(C, fx.c_idx16, UNSUPPORTED);
     SPGEMM(C, fx.c_f64, UNSUPPORTED);
     SPGEMM(ct, (cudaDataType)77, INVALID);
     SPGEMM(ct, CUDA_C_32F, INVALID);
@@ -910,9 +907,7 @@ static void spmm_common_cases(tcsStatus_t (*run)(const spmm_args*), const char* 
     SPMM(A, DENSE_AS_SPARSE, NOT_INIT);
     SPMM(A, fx.a_coo, UNSUPPORTED);
     SPMM(A, fx.a_bsr64, UNSUPPORTED); /* BSR with 64-bit block column indices */
-    SPMM(A, fx.a_off64, UNSUPPORTED); /* 64-bit offsets, 32-bit columns: cuSPARSE's neither */
-    SPMM(A, fx.a_col64, UNSUPPORTED);
-    SPMM(A, fx.a_col16, UNSUPPORTED);
+    SPMM(A, fx.a_idx16, UNSUPPORTED);
     SPMM(A, fx.a_no_offsets, INVALID);
     SPMM(A, fx.a_f64, UNSUPPORTED); /* B is fp32 */
     SPMM(B, NULL, INVALID);
@@ -1145,9 +1140,7 @@ static void spmv_common_cases(tcsStatus_t (*run)(const spmv_args*), const char* 
     SPMV(A, DENSE_AS_SPARSE, NOT_INIT);
     SPMV(A, fx.a_coo, UNSUPPORTED);
     SPMV(A, fx.a_bsr, UNSUPPORTED);
-    SPMV(A, fx.a_off64, UNSUPPORTED); /* mixed widths */
-    SPMV(A, fx.a_col64, UNSUPPORTED);
-    SPMV(A, fx.a_col16, UNSUPPORTED);
+    SPMV(A, fx.a_idx16, UNSUPPORTED);
     SPMV(A, fx.a_no_offsets, INVALID);
     SPMV(A, fx.a_f64, UNSUPPORTED); /* x is fp32 */
     SPMV(X, NULL, INVALID);
@@ -1249,8 +1242,7 @@ static void reuse_common_cases(tcsStatus_t (*run)(const reuse_args*), const char
     REUSE(A, DENSE_AS_SPARSE, NOT_INIT);
     REUSE(A, fx.a_coo, UNSUPPORTED);
     REUSE(A, fx.a_bsr, UNSUPPORTED);
-    REUSE(A, fx.a_off64, UNSUPPORTED); /* mixed widths */
-    REUSE(A, fx.a_col16, UNSUPPORTED);
+    REUSE(A, fx.a_idx16, UNSUPPORTED);
     REUSE(A, fx.a_no_offsets, INVALID);
     REUSE(A, fx.a_f64, UNSUPPORTED); /* value type differs from C's */
     REUSE(B, NULL, INVALID);
@@ -1260,7 +1252,7 @@ static void reuse_common_cases(tcsStatus_t (*run)(const reuse_args*), const char
     REUSE(C, DENSE_AS_SPARSE, NOT_INIT);
     REUSE(C, CONST_AS_MUTABLE, INVALID);
     REUSE(C, fx.c_rows5, INVALID);
-    REUSE(C, fx.c_off64, UNSUPPORTED);
+    REUSE(C, fx.c_idx16, UNSUPPORTED);
     REUSE(C, fx.c_f64, UNSUPPORTED);
     REUSE(alg, (tcsSpGEMMAlg_t)6, INVALID);
     REUSE(alg, (tcsSpGEMMAlg_t)-1, INVALID);

@@ -21,7 +21,7 @@ static void test_arguments(void** state) {
     if (tcst_gpu_available()) assert_ok(tcsCreate(&h));
     tcsSpMatDescr_t csr = NULL, coo = NULL;
     assert_ok(tcsCreateCsr(&csr, 4, 5, 6, FAKE(0x10000), FAKE(0x20000), FAKE(0x30000),
-                           TCS_INDEX_64I, TCS_INDEX_32I, TCS_INDEX_BASE_ONE, CUDA_R_16F));
+                           TCS_INDEX_64I, TCS_INDEX_64I, TCS_INDEX_BASE_ONE, CUDA_R_16F));
     assert_ok(tcsCreateCoo(&coo, 4, 5, 6, FAKE(0x10000), FAKE(0x20000), FAKE(0x30000),
                            TCS_INDEX_32I, TCS_INDEX_BASE_ZERO, CUDA_R_32F));
     size_t bytes = 0;

@@ -20,7 +20,7 @@
 static void test_csr_round_trip(void** state) {
     (void)state;
     tcsSpMatDescr_t d = NULL;
-    assert_ok(tcsCreateCsr(&d, 5, 7, 12, RP, CI, VAL, TCS_INDEX_64I, TCS_INDEX_32I,
+    assert_ok(tcsCreateCsr(&d, 5, 7, 12, RP, CI, VAL, TCS_INDEX_64I, TCS_INDEX_64I,
                            TCS_INDEX_BASE_ONE, CUDA_R_64F));
     assert_non_null(d);
     int64_t rows = 0, cols = 0, nnz = 0;
@@ -36,7 +36,7 @@ static void test_csr_round_trip(void** state) {
     assert_ptr_equal(ci, CI);
     assert_ptr_equal(val, VAL);
     assert_int_equal(rpt, TCS_INDEX_64I);
-    assert_int_equal(cit, TCS_INDEX_32I);
+    assert_int_equal(cit, TCS_INDEX_64I);
     assert_int_equal(base, TCS_INDEX_BASE_ONE);
     assert_int_equal(vt, CUDA_R_64F);
 
@@ -69,24 +69,56 @@ static void test_csr_round_trip(void** state) {
     assert_ok(tcsDestroySpMat(d));
 }
 
+/* Offsets and columns of one width, as cuSPARSE 12.6 takes them: different widths are
+ * refused when the descriptor is made (NOT_SUPPORTED, CSR and BSR, const or not), 16U
+ * for both is made (the products refuse it). */
+static void test_index_widths(void** state) {
+    (void)state;
+    static const tcsIndexType_t types[] = {TCS_INDEX_16U, TCS_INDEX_32I, TCS_INDEX_64I};
+    for (int i = 0; i < 3; ++i)
+        for (int j = 0; j < 3; ++j) {
+            const tcsStatus_t want = i == j ? TCS_STATUS_SUCCESS : TCS_STATUS_NOT_SUPPORTED;
+            tcsSpMatDescr_t d = NULL;
+            tcsConstSpMatDescr_t cd = NULL;
+            assert_status(tcsCreateCsr(&d, 4, 4, 6, RP, CI, VAL, types[i], types[j],
+                                       TCS_INDEX_BASE_ZERO, CUDA_R_32F),
+                          want);
+            assert_status(tcsCreateConstCsr(&cd, 4, 4, 6, RP, CI, VAL, types[i], types[j],
+                                            TCS_INDEX_BASE_ZERO, CUDA_R_32F),
+                          want);
+            if (i == j) {
+                assert_ok(tcsDestroySpMat(d));
+                assert_ok(tcsDestroySpMat(cd));
+            } else {
+                assert_null(d);
+                assert_null(cd);
+            }
+            d = NULL;
+            assert_status(tcsCreateBsr(&d, 4, 4, 6, 2, 2, RP, CI, VAL, types[i], types[j],
+                                       TCS_INDEX_BASE_ZERO, CUDA_R_32F, TCS_ORDER_ROW),
+                          want);
+            if (i == j) assert_ok(tcsDestroySpMat(d));
+        }
+}
+
 static void test_csr_set_pointers(void** state) {
     (void)state;
     tcsSpMatDescr_t d = NULL;
-    assert_ok(tcsCreateCsr(&d, 4, 4, 6, RP, CI, VAL, TCS_INDEX_32I, TCS_INDEX_64I,
+    assert_ok(tcsCreateCsr(&d, 4, 4, 6, RP, CI, VAL, TCS_INDEX_64I, TCS_INDEX_64I,
                            TCS_INDEX_BASE_ZERO, CUDA_R_32F));
-    assert_ok(tcsCsrSetPointers(d, FAKE(0x50004), FAKE(0x60008), FAKE(0x70004)));
+    assert_ok(tcsCsrSetPointers(d, FAKE(0x50008), FAKE(0x60008), FAKE(0x70004)));
     int64_t rows, cols, nnz;
     void *rp, *ci, *val;
     tcsIndexType_t rpt, cit;
     tcsIndexBase_t base;
     cudaDataType vt;
     assert_ok(tcsCsrGet(d, &rows, &cols, &nnz, &rp, &ci, &val, &rpt, &cit, &base, &vt));
-    assert_ptr_equal(rp, FAKE(0x50004));
+    assert_ptr_equal(rp, FAKE(0x50008));
     assert_ptr_equal(ci, FAKE(0x60008));
     assert_ptr_equal(val, FAKE(0x70004));
 
-    /* Alignment to each array's own type: 32-bit offsets, 64-bit columns, fp32 values. */
-    assert_status(tcsCsrSetPointers(d, FAKE(0x50002), CI, VAL), TCS_STATUS_INVALID_VALUE);
+    /* Alignment to each array's own type: 64-bit offsets and columns, fp32 values. */
+    assert_status(tcsCsrSetPointers(d, FAKE(0x50004), CI, VAL), TCS_STATUS_INVALID_VALUE);
     assert_status(tcsCsrSetPointers(d, RP, FAKE(0x60004), VAL), TCS_STATUS_INVALID_VALUE);
     assert_status(tcsCsrSetPointers(d, RP, CI, FAKE(0x70002)), TCS_STATUS_INVALID_VALUE);
     /* NULL: offsets with rows > 0, columns or values with nnz > 0. */
@@ -96,7 +128,7 @@ static void test_csr_set_pointers(void** state) {
     assert_status(tcsCsrSetPointers(NULL, RP, CI, VAL), TCS_STATUS_INVALID_VALUE);
     /* Nothing changed. */
     assert_ok(tcsCsrGet(d, &rows, &cols, &nnz, &rp, &ci, &val, &rpt, &cit, &base, &vt));
-    assert_ptr_equal(rp, FAKE(0x50004));
+    assert_ptr_equal(rp, FAKE(0x50008));
     assert_ptr_equal(ci, FAKE(0x60008));
     assert_ptr_equal(val, FAKE(0x70004));
     assert_ok(tcsDestroySpMat(d));
@@ -333,6 +365,7 @@ static void test_wrong_kind_of_descriptor(void** state) {
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_csr_round_trip),
+        cmocka_unit_test(test_index_widths),
         cmocka_unit_test(test_csr_set_pointers),
         cmocka_unit_test(test_empty_output_matrix),
         cmocka_unit_test(test_const_csr_refuses_writes),

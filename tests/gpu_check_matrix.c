@@ -50,7 +50,10 @@ static void raw_free(raw_csr* m) {
     memset(m, 0, sizeof *m);
 }
 
-static raw_csr raw_from(const tcst_csr* a, int base, int rp64, int ci64, cudaDataType type) {
+/* wide: offsets and columns both 64-bit (a descriptor takes one width for both, as in
+ * cuSPARSE). */
+static raw_csr raw_from(const tcst_csr* a, int base, int wide, cudaDataType type) {
+    const int rp64 = wide, ci64 = wide;
     raw_csr m;
     memset(&m, 0, sizeof m);
     m.rows = a->rows, m.cols = a->cols, m.nnz = a->nnz;
@@ -213,7 +216,7 @@ static void test_valid_matrices(void** state) {
     for (int k = 0; k < 5; ++k)
         for (int base = 0; base < 2; ++base)
             for (int w = 0; w < 4; ++w) {
-                raw_csr m = raw_from(&mats[k], base, w & 1, w >> 1, types[(k + w + base) % 4]);
+                raw_csr m = raw_from(&mats[k], base, w & 1, types[(k + w + base) % 4]);
                 for (int l = 0; l < 3; ++l)
                     assert_int_equal(host_rule(&m, levels[l]), TCS_DATA_STATUS_SUCCESS);
                 expect_same(&m, "valid matrix");
@@ -240,7 +243,7 @@ static void test_each_rule(void** state) {
             {"Inf", {7, 7, 7}},
         };
         for (size_t c = 0; c < sizeof cases / sizeof cases[0]; ++c) {
-            raw_csr m = raw_from(&a, base, c % 2, (c / 2) % 2, types[c % 4]);
+            raw_csr m = raw_from(&a, base, (int)((c / 2) % 2), types[c % 4]);
             const int64_t row = 17 + (int64_t)c, s = m.rp[row] - b;
             switch (c) {
             case 0: m.rp[0] = b + 1; break;
@@ -428,8 +431,8 @@ static void test_products_on_corrupt_data(void** state) {
     const int64_t widths[] = {1, 8, 33};
     for (int base = 0; base < 2; ++base)
         for (int t = 0; t < rounds; ++t) {
-            raw_csr good = raw_from(&a, base, 0, 0, CUDA_R_64F);
-            raw_csr bad = raw_from(&a, base, 0, 0, CUDA_R_64F);
+            raw_csr good = raw_from(&a, base, 0, CUDA_R_64F);
+            raw_csr bad = raw_from(&a, base, 0, CUDA_R_64F);
             corrupt(&bad, &rng);
             device_raw dg = upload(&good), db = upload(&bad);
             const tcsSpGEMMAlg_t ga = spgemm_algs[(t / 2) % 4];
@@ -463,8 +466,7 @@ static void test_random_corruptions(void** state) {
     int named[8] = {0};
     for (int base = 0; base < 2; ++base)
         for (int t = 0; t < 200; ++t) {
-            raw_csr m = raw_from(&a, base, (int)tcst_rng_below(&rng, 2), (int)tcst_rng_below(&rng, 2),
-                                 types[tcst_rng_below(&rng, 4)]);
+            raw_csr m = raw_from(&a, base, (int)tcst_rng_below(&rng, 2), types[tcst_rng_below(&rng, 4)]);
             const int count = 1 + (int)tcst_rng_below(&rng, 3);
             for (int k = 0; k < count; ++k) {
                 switch (tcst_rng_below(&rng, 3)) {
@@ -507,7 +509,7 @@ static void test_input_checking(void** state) {
     tcst_csr a;
     assert_int_equal(tcst_gen_uniform(120, 120, 5, seed, &a), 0);
     for (int corrupt = 0; corrupt < 2; ++corrupt) {
-        raw_csr m = raw_from(&a, corrupt, 0, 0, CUDA_R_64F);
+        raw_csr m = raw_from(&a, corrupt, 0, CUDA_R_64F);
         if (corrupt) m.ci[m.nnz / 2] = m.cols + 7;
         device_raw d = upload(&m);
         const tcsStatus_t want = corrupt ? TCS_STATUS_INVALID_VALUE : TCS_STATUS_SUCCESS;
@@ -618,7 +620,7 @@ static void test_bad_arguments(void** state) {
     (void)state;
     tcst_csr a;
     assert_int_equal(tcst_gen_uniform(10, 10, 2, seed, &a), 0);
-    raw_csr m = raw_from(&a, 0, 0, 0, CUDA_R_32F);
+    raw_csr m = raw_from(&a, 0, 0, CUDA_R_32F);
     device_raw d = upload(&m);
     size_t bytes = 0;
     tcsDataStatus_t st;

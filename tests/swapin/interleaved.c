@@ -530,27 +530,35 @@ int main(void) {
         record("close", "spmv64", y, n);
         free(y);
     }
-    /* 64-bit offsets with 32-bit columns: neither library's SpMV combination for
-     * tcsparse, so the shim forwards it (cuSPARSE computes it or refuses it alike on
-     * every route: the status and y are recorded as they come) */
-    cusparseSpMatDescr_t mat_mixed;
-    CU(cusparseCreateCsr(&mat_mixed, n, n, nnz, d_rp64, d_ci, d_val, CUSPARSE_INDEX_64I,
-                         CUSPARSE_INDEX_32I, CUSPARSE_INDEX_BASE_ZERO, CUDA_R_64F));
-    size_t mixed_bytes = 0;
-    const cusparseStatus_t mixed = cusparseSpMV_bufferSize(
-        h, nt, &one, mat_mixed, vec_x, &zero, vec_y, CUDA_R_64F, CUSPARSE_SPMV_CSR_ALG2, &mixed_bytes);
-    if (mixed == CUSPARSE_STATUS_SUCCESS) {
-        void* mixed_buffer = to_device(NULL, mixed_bytes);
-        CU(cusparseSpMV(h, nt, &one, mat_mixed, vec_x, &zero, vec_y, CUDA_R_64F,
-                        CUSPARSE_SPMV_CSR_ALG2, mixed_buffer));
-        double* y = (double*)from_device(d_y, (size_t)n * sizeof(double));
-        expect_close("A x, 64-bit offsets and 32-bit columns", y, ref, mag, n);
-        record("exact", "spmv_mixed", y, n);
-        free(y);
-    } else if (mixed != CUSPARSE_STATUS_NOT_SUPPORTED) {
-        FAIL("SpMV with mixed index widths: status %d", (int)mixed);
+    /* 64-bit offsets with 32-bit columns: cuSPARSE 12.6 refuses the descriptor itself
+     * (NOT_SUPPORTED from cusparseCreateCsr), and tcsparse alike; where a cuSPARSE takes
+     * the descriptor, the shim forwards the SpMV, which cuSPARSE computes or refuses
+     * alike on every route. Statuses and y are recorded as they come. */
+    cusparseSpMatDescr_t mat_mixed = NULL;
+    const cusparseStatus_t made =
+        cusparseCreateCsr(&mat_mixed, n, n, nnz, d_rp64, d_ci, d_val, CUSPARSE_INDEX_64I,
+                          CUSPARSE_INDEX_32I, CUSPARSE_INDEX_BASE_ZERO, CUDA_R_64F);
+    if (made != CUSPARSE_STATUS_SUCCESS && made != CUSPARSE_STATUS_NOT_SUPPORTED)
+        FAIL("CreateCsr with mixed index widths: status %d", (int)made);
+    if (made == CUSPARSE_STATUS_SUCCESS) {
+        size_t mixed_bytes = 0;
+        const cusparseStatus_t mixed =
+            cusparseSpMV_bufferSize(h, nt, &one, mat_mixed, vec_x, &zero, vec_y, CUDA_R_64F,
+                                    CUSPARSE_SPMV_CSR_ALG2, &mixed_bytes);
+        if (mixed == CUSPARSE_STATUS_SUCCESS) {
+            void* mixed_buffer = to_device(NULL, mixed_bytes);
+            CU(cusparseSpMV(h, nt, &one, mat_mixed, vec_x, &zero, vec_y, CUDA_R_64F,
+                            CUSPARSE_SPMV_CSR_ALG2, mixed_buffer));
+            double* y = (double*)from_device(d_y, (size_t)n * sizeof(double));
+            expect_close("A x, 64-bit offsets and 32-bit columns", y, ref, mag, n);
+            record("exact", "spmv_mixed", y, n);
+            free(y);
+            cudaFree(mixed_buffer);
+        } else if (mixed != CUSPARSE_STATUS_NOT_SUPPORTED) {
+            FAIL("SpMV with mixed index widths: status %d", (int)mixed);
+        }
+        CU(cusparseDestroySpMat(mat_mixed));
     }
-    CU(cusparseDestroySpMat(mat_mixed));
     CU(cusparseSpMM_bufferSize(h, nt, nt, &one, mat_64, mat_b, &zero, mat_c, CUDA_R_64F,
                                CUSPARSE_SPMM_ALG_DEFAULT, &bytes));
     void* spmm64_buffer = to_device(NULL, bytes);
