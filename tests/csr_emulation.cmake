@@ -9,7 +9,9 @@ if(CMAKE_SYSTEM_NAME STREQUAL "Linux")  # ucontext fibers
       ${PROJECT_SOURCE_DIR}/cpp/spmm/csr/transpose.cu
       ${PROJECT_SOURCE_DIR}/cpp/spmm/csr/rowwise.cu
       ${PROJECT_SOURCE_DIR}/cpp/spmm/csr/multiply_f32.cu
-      ${PROJECT_SOURCE_DIR}/cpp/spmm/csr/multiply_f64.cu)
+      ${PROJECT_SOURCE_DIR}/cpp/spmm/csr/multiply_f64.cu
+      ${PROJECT_SOURCE_DIR}/cpp/spmm/csr/single_f32.cu
+      ${PROJECT_SOURCE_DIR}/cpp/spmm/csr/single_f64.cu)
   set_source_files_properties(${TCS_CSR_EMU_KERNELS} PROPERTIES LANGUAGE CXX)
   add_executable(csr_emulation
     ${CMAKE_CURRENT_SOURCE_DIR}/csr_emulation/csr_emulation.cpp

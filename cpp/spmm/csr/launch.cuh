@@ -15,6 +15,7 @@
 #include "spmm/csr/vector_rows.cuh"
 
 #include <algorithm>
+#include <type_traits>
 
 namespace tcs::spmm::csr {
 
@@ -211,11 +212,41 @@ void launch_scale(const product& p) {
                   std::int64_t(p.rows), p.beta.as<A>());
 }
 
+// The one-column path of element type T: single_*.cu (product.hpp says why).
+template <class T>
+void launch_single_unit(const product& p);
+template <>
+inline void launch_single_unit<float>(const product& p) { single_f32(p); }
+template <>
+inline void launch_single_unit<double>(const product& p) { single_f64(p); }
+template <>
+inline void launch_single_unit<__half>(const product& p) { single_f16(p); }
+template <>
+inline void launch_single_unit<__nv_bfloat16>(const product& p) { single_bf16(p); }
+
+// C's element type: A's, or float for 16-bit A and B (cuSPARSE's combinations).
+template <class T, class F>
+void with_c_type(const product& p, F&& f) {
+    if constexpr (std::is_same_v<T, __half> || std::is_same_v<T, __nv_bfloat16>) {
+        if (p.c_type == value_type::f32) return f(float{});
+    }
+    f(T{});
+}
+
+// The one-column kernels of both index widths and every C type of A's element type T,
+// for single_*.cu.
+template <class T>
+void launch_single_typed(const product& p) {
+    with_c_type<T>(p, [&](auto c) {
+        with_index(p.index, [&](auto i) { launch_single<decltype(i), T, decltype(c)>(p); });
+    });
+}
+
 template <class I, class T, class TC>
 void launch_indexed(const product& p) {
     if (p.alg == algorithm::vector_rows) return launch_vector<I, T, TC>(p);
     if (p.geo.width != vector_width<T>) fail(errc::internal_error, "SpMM geometry of another type");
-    if (p.geo.single && p.alg == algorithm::row_split) return launch_single<I, T, TC>(p);
+    if (p.geo.single && p.alg == algorithm::row_split) return launch_single_unit<T>(p);
     if (p.geo.vectors == 2 && p.geo.lanes == 32) return launch_shape<I, T, TC, 32, 2>(p);
     if (p.geo.vectors == 2 && p.geo.lanes == 16) return launch_shape<I, T, TC, 16, 2>(p);
     if (p.geo.vectors == 1) {
@@ -232,11 +263,14 @@ void launch_indexed(const product& p) {
     fail(errc::internal_error, "SpMM geometry without kernel");
 }
 
-// The entry of the multiply_*.cu files: the index width is the last switch.
-template <class T, class TC>
+// The entry of the multiply_*.cu files: C's type, then the index width.
+template <class T>
 void launch(const product& p) {
-    if (p.scale_only) return launch_scale<TC, acc_t<T>>(p);
-    with_index(p.index, [&](auto i) { launch_indexed<decltype(i), T, TC>(p); });
+    with_c_type<T>(p, [&](auto c) {
+        using TC = decltype(c);
+        if (p.scale_only) return launch_scale<TC, acc_t<T>>(p);
+        with_index(p.index, [&](auto i) { launch_indexed<decltype(i), T, TC>(p); });
+    });
 }
 
 }  // namespace tcs::spmm::csr

@@ -6,11 +6,6 @@
 
 namespace tcs::spmm::csr {
 
-void multiply_bf16(const product& p) {
-    if (p.c_type == value_type::f32)
-        launch<__nv_bfloat16, float>(p);
-    else
-        launch<__nv_bfloat16, __nv_bfloat16>(p);
-}
+void multiply_bf16(const product& p) { launch<__nv_bfloat16>(p); }
 
 }  // namespace tcs::spmm::csr

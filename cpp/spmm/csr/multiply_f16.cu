@@ -5,11 +5,6 @@
 
 namespace tcs::spmm::csr {
 
-void multiply_f16(const product& p) {
-    if (p.c_type == value_type::f32)
-        launch<__half, float>(p);
-    else
-        launch<__half, __half>(p);
-}
+void multiply_f16(const product& p) { launch<__half>(p); }
 
 }  // namespace tcs::spmm::csr

@@ -4,6 +4,6 @@
 
 namespace tcs::spmm::csr {
 
-void multiply_f32(const product& p) { launch<float, float>(p); }
+void multiply_f32(const product& p) { launch<float>(p); }
 
 }  // namespace tcs::spmm::csr

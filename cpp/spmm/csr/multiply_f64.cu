@@ -4,6 +4,6 @@
 
 namespace tcs::spmm::csr {
 
-void multiply_f64(const product& p) { launch<double, double>(p); }
+void multiply_f64(const product& p) { launch<double>(p); }
 
 }  // namespace tcs::spmm::csr

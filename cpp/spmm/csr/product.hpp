@@ -56,4 +56,13 @@ void multiply_f64(const product& p);
 void multiply_f16(const product& p);
 void multiply_bf16(const product& p);
 
+// The one-column kernels (SpMV, n = 1) of each element type, in translation units of
+// their own (single_*.cu), called by multiply_*: CUDA loads a module whole at the first
+// launch of any of its kernels (lazy loading), so the path a solver calls first stays in
+// a small module rather than in the hundreds of SpMM kernels of multiply_*.cu.
+void single_f32(const product& p);
+void single_f64(const product& p);
+void single_f16(const product& p);
+void single_bf16(const product& p);
+
 }  // namespace tcs::spmm::csr
