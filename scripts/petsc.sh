@@ -203,6 +203,42 @@ stage_tcsparse() {
   du -sh "$B/tcsparse.tar.xz"
 }
 
+# The GPU time of each kernel of one single-rank run of a case, plain and preloaded, from
+# Nsight Compute (only kernels whose name matches PETSC_PROFILE_KERNELS, default the
+# SpMV and SpGEMM kernels of both libraries): where the preloaded run's time goes.
+#   scripts/petsc.sh profile [--grid N]      (GPU machine) summaries in $OUT/profile-*.txt
+profile() {
+  local grid=100
+  while [ $# -gt 0 ]; do
+    case "$1" in --grid) grid=$2; shift ;; *) die "unknown option $1" ;; esac
+    shift
+  done
+  local out=${OUT:-$root/petsc-out}
+  mkdir -p "$out"
+  unpack_bundle
+  local shim=${TCS_SHIM:-$R/tcsparse/libtcsparse_cusparse.so.0}
+  export LD_LIBRARY_PATH="$(dirname "$shim"):$LD_LIBRARY_PATH"
+  local kernels=${PETSC_PROFILE_KERNELS:-regex:csrmv|spmv|SpMV|tcs::}
+  # Run without mpiexec (MPICH's singleton start); the shim goes in through a wrapper
+  # so that it joins, not replaces, what ncu itself preloads.
+  printf '#!/bin/sh\nexport LD_PRELOAD="%s${LD_PRELOAD:+:$LD_PRELOAD}"\nexec "$@"\n' "$shim" > "$out/preload.sh"
+  chmod +x "$out/preload.sh"
+  local args=(-da_grid_x "$grid" -da_grid_y "$grid" -da_grid_z "$grid" -ksp_type cg -pc_type gamg
+              -ksp_rtol 1e-8 -mat_type aijcusparse -vec_type cuda -dm_mat_type aijcusparse
+              -dm_vec_type cuda -use_gpu_aware_mpi 0 -options_left 0)
+  local mode
+  for mode in ${PETSC_PROFILE_MODES:-plain tcs}; do
+    local wrap=(); [ "$mode" = tcs ] && wrap=("$out/preload.sh")
+    timeout "${PETSC_RUN_CAP:-150}" ncu --clock-control none --target-processes all \
+      --kernel-name-base demangled --kernel-name "$kernels" --metrics gpu__time_duration.sum \
+      --csv --log-file "$out/profile-$mode.csv" "${wrap[@]}" "$R/bin/ex45" "${args[@]}" \
+      > "$out/profile-$mode.log" 2>&1
+    echo "   profile $mode: exit $?"
+    python3 "$root/scripts/petsc/ncu_sum.py" "$out/profile-$mode.csv" "gamg_lap$grid $mode" \
+      | tee "$out/profile-$mode.txt"
+  done
+}
+
 # ---- running ----------------------------------------------------------------------
 
 unpack_bundle() {  # -> $R (the unpacked bundle)
@@ -327,7 +363,11 @@ run() {
     if [ "$left" -le 10 ]; then echo "   $tag: CUT (time limit)"; echo "cut" > "$out/$tag.rc"; return; fi
     [ "$left" -gt "${PETSC_RUN_CAP:-150}" ] && left=${PETSC_RUN_CAP:-150}
     local s1; s1=$(date +%s)
-    timeout "$left" "$R/bin/mpiexec" "${envs[@]}" -n "$np" "$@" $common \
+    # ex237 loads A as plain AIJ and converts it to each -type itself (it refuses an A
+    # loaded as aijcusparse), so its A gets no -mat_type.
+    local opts=$common
+    [ "$1" = ex237 ] && opts=${common/-mat_type aijcusparse /}
+    timeout "$left" "$R/bin/mpiexec" "${envs[@]}" -n "$np" "$@" $opts \
       -log_view ":$out/$tag.logview" > "$out/$tag.out" 2> "$out/$tag.err" < /dev/null
     local rc=$?
     echo $rc > "$out/$tag.rc"
@@ -369,6 +409,7 @@ case "$cmd" in
   stage) stage "$@" ;;
   stage-tcsparse) stage_tcsparse "$@" ;;
   run) run "$@" ;;
+  profile) profile "$@" ;;
   cpu-check) OUT=${OUT:-$root/petsc-out-cpu} run --cpu "$@" ;;
   *) awk 'NR > 1 && !/^#/ {exit} NR > 1' "$0" >&2; exit 2 ;;
 esac
