@@ -161,4 +161,6 @@ echo
 echo "================ gpu-check summary ================"
 printf '%s\n' "${summary[@]}"
 echo "total time: $(elapsed); status: $([ $status = 0 ] && echo PASS || echo FAIL)"
+{ printf '%s\n' "${summary[@]}"; echo "status: $([ $status = 0 ] && echo PASS || echo FAIL)"; } > "$out/summary.txt"
+scripts/pack-out.sh "$out" summary.txt
 exit $status

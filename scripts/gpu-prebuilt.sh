@@ -10,7 +10,9 @@
 #        then the listed compute-sanitizer tools on them (quick sizes; default memcheck),
 #        the Fortran test and the benchmark, and prints a summary last.
 # Matrices: $TCS_MATRIX_DIR, else ../shared/matrices, else .matrices/. Logs and JSON go
-# to $OUT (default: gpu-check-out/). cmocka comes from .deps/ as in gpu-check.sh.
+# to $OUT (default: gpu-check-out/); with TCS_PACK_OUT=1 they end packed in
+# $OUT/logs.tgz beside summary.txt (scripts/pack-out.sh: the device returns 8 files).
+# cmocka comes from .deps/ as in gpu-check.sh.
 set -u
 cd "$(dirname "$0")/.."
 root=$(pwd)
@@ -34,6 +36,14 @@ if [ "${1:-}" = stage ]; then
   # Google Benchmark as this machine's package built it (the GPU machine may lack it).
   if [ -x "$stage/bin/tcs_bench" ]; then
     ldd "$stage/bin/tcs_bench" | awk '/libbenchmark/ {print $3}' | xargs -r cp -L -t "$stage/lib/"
+  fi
+  # The SASS count here, from the same binary: cuobjdump over the library took 2 minutes
+  # of the GPU machine's time.
+  if command -v cuobjdump >/dev/null; then
+    lib=$(ls "$stage"/lib/libtcsparse.so.*.*.* | head -n 1)
+    cuobjdump --dump-sass "$lib" > /tmp/tcs-sass.txt 2>/dev/null
+    echo "sass of $(basename "$lib"): $(grep -c -E '\bHMMA' /tmp/tcs-sass.txt) HMMA, $(grep -c -E '\bDMMA' /tmp/tcs-sass.txt) DMMA, $(grep -c -E 'LDL|STL' /tmp/tcs-sass.txt) local-memory accesses (counted when staged)" > "$stage/sass.txt"
+    cat "$stage/sass.txt"
   fi
   du -sh "$stage"; ls "$stage/bin"
   exit 0
@@ -88,10 +98,7 @@ if [ -z "${TCS_MATRIX_DIR:-}" ]; then
 fi
 export LD_LIBRARY_PATH="$stage/lib:${LD_LIBRARY_PATH:-}"
 note "device: $(nvidia-smi --query-gpu=name,driver_version --format=csv,noheader 2>&1 | head -n 1)"
-if command -v cuobjdump >/dev/null; then
-  cuobjdump --dump-sass "$stage"/lib/libtcsparse.so.*.*.* > /tmp/tcs-sass.txt 2>/dev/null
-  note "sass: $(grep -c -E '\bHMMA' /tmp/tcs-sass.txt) HMMA, $(grep -c -E '\bDMMA' /tmp/tcs-sass.txt) DMMA, $(grep -c -E 'LDL|STL' /tmp/tcs-sass.txt) local-memory accesses"
-fi
+[ -f "$stage/sass.txt" ] && note "$(cat "$stage/sass.txt")"
 
 select_programs() {  # regex -> names of staged gpu_* programs
   for f in "$stage"/bin/gpu_*; do
@@ -189,4 +196,6 @@ echo
 echo "================ gpu-prebuilt summary ================"
 printf '%s\n' "${summary[@]}"
 echo "total time: $(elapsed); status: $([ $status = 0 ] && echo PASS || echo FAIL)"
+{ printf '%s\n' "${summary[@]}"; echo "status: $([ $status = 0 ] && echo PASS || echo FAIL)"; } > "$out/summary.txt"
+scripts/pack-out.sh "$out" summary.txt
 exit $status

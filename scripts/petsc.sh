@@ -22,7 +22,8 @@
 #        and with the shim preloaded ($TCS_SHIM, else the bundle's, else
 #        .prebuilt/lib/libtcsparse_cusparse.so.0), 1 and 2 ranks, -log_view each, then
 #        once more with TCS_LOG_LEVEL=2 for the calls the shim ran and forwarded, and
-#        writes the logs and summary.md to $OUT (default petsc-out/)
+#        writes the logs and summary.md to $OUT (default petsc-out/; with
+#        TCS_PACK_OUT=1 the logs end in $OUT/logs.tgz, scripts/pack-out.sh)
 #   scripts/petsc.sh cpu-check  (any machine) the same programs with CPU types
 #        (-mat_type aij -vec_type standard), plain only: the MPI launch, the arguments, the
 #        converter and the summary, all that can be checked without a GPU
@@ -237,6 +238,8 @@ profile() {
     python3 "$root/scripts/petsc/ncu_sum.py" "$out/profile-$mode.csv" "gamg_lap$grid $mode" \
       | tee "$out/profile-$mode.txt"
   done
+  rm -f "$out"/profile-*.csv
+  "$root/scripts/pack-out.sh" "$out" profile-plain.txt profile-tcs.txt
 }
 
 # ---- running ----------------------------------------------------------------------
@@ -398,6 +401,7 @@ run() {
   local rc=$?
   cat "$out/summary.md"
   echo "== petsc.sh run: $(( $(date +%s) - t0 ))s, logs in $out"
+  "$root/scripts/pack-out.sh" "$out" summary.md run-info.txt
   return $rc
 }
 
