@@ -28,6 +28,7 @@ if [ "${1:-}" = stage ]; then
     cp "$real" "$stage/lib/" && ln -sf "$(basename "$real")" "$stage/lib/$(basename "$soname")"
   done
   for f in "$build"/tests/gpu_* "$build"/tests/tcs_fortran_test "$build"/bench/tcs_bench \
+           "$build"/bench/tcs_first_call \
            "$build"/tests/swapin_interleaved "$build"/tests/interleaved_cusparse \
            "$build"/tests/swapin_solver_style "$build"/tests/solver_style_cusparse; do
     case "$f" in *_emulated) continue ;; esac  # CPU emulation, not a GPU program
@@ -159,6 +160,13 @@ if [ -n "$shim" ] && [ -x "$stage/bin/interleaved_cusparse" ]; then
       "$stage/bin/swapin_interleaved"
   fi
   note "swap-in: $ok passed, $bad failed ($(elapsed))"
+fi
+
+# 3b. the first call's cost (module loading) beside later calls', both libraries
+if [ -x "$stage/bin/tcs_first_call" ]; then
+  if timeout 120 "$stage/bin/tcs_first_call" > "$out/first_call.txt" 2>&1; then
+    while IFS= read -r line; do note "first call: $line"; done < "$out/first_call.txt"
+  else note "first call: FAILED"; status=1; tail -n 5 "$out/first_call.txt"; fi
 fi
 
 # 4. Fortran
