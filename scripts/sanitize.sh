@@ -10,7 +10,10 @@
 # tests' quick sizes (TCS_TEST_QUICK=1) and TCS_TEST_SANITIZER=<tool> (gpu_check_matrix then
 # allows a slow call 60 s instead of 1 s); gpu_stress (8 threads for 30 s) runs under
 # memcheck only. gpu_stress and gpu_check_matrix run alone, after the others: they check
-# the device's free memory and the time of each call, which runs beside them disturb. Prints one summary line per tool, "== compute-sanitizer ...", and a
+# the device's free memory and the time of each call, which runs beside them disturb.
+# The other programs run in TCS_SANITIZER_SHARDS (default 3) shards each (TCST_SHARD,
+# tests/support/tcst_shard.h), which the JOBS run in parallel: gpu_spmm_csr alone took
+# longer under racecheck than a device call may last. Prints one summary line per tool, "== compute-sanitizer ...", and a
 # short excerpt of each failing run; exits 1 if any run failed or was cut.
 set -u
 tools=$1 jobs=$2 limit=$3 out=$4
@@ -23,12 +26,19 @@ rm -rf "$tmp" && mkdir -p "$tmp"
 start=$(date +%s)
 mapfile -t programs
 runs=()
+shards=${TCS_SANITIZER_SHARDS:-3}
 for tool in ${tools//,/ }; do
   for line in "${programs[@]}"; do
-    name=${line%%$'\t'*}
+    name=${line%%$'\t'*} cmd=${line#*$'\t'}
     [ -n "$name" ] || continue
     [ "$name" = gpu_stress ] && [ "$tool" != memcheck ] && continue
-    runs+=("$tool"$'\t'"$line")
+    if [ "$name" = gpu_stress ] || [ "$name" = gpu_check_matrix ] || [ "$shards" -lt 2 ]; then
+      runs+=("$tool"$'\t'"$line")
+    else  # tests/support/tcst_shard.h: test i runs in shard i % shards
+      for ((k = 0; k < shards; ++k)); do
+        runs+=("$tool"$'\t'"$name.$k"$'\t'"env TCST_SHARD=$k/$shards $cmd")
+      done
+    fi
   done
 done
 
@@ -78,6 +88,6 @@ for tool in ${tools//,/ }; do
     fi
     grep -E "ERROR SUMMARY|RACECHECK SUMMARY" "$tmp/$tool-$name.log" | sed "s/^/   [$name] /" >> "$out/sanitizer.log"
   done
-  echo "== compute-sanitizer $tool: $ran programs, $bad with errors or cut mid-run, $cut not started ($(( $(date +%s) - start ))s)"
+  echo "== compute-sanitizer $tool: $ran runs (programs or shards), $bad with errors or cut mid-run, $cut not started ($(( $(date +%s) - start ))s)"
 done
 exit $status

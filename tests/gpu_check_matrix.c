@@ -18,6 +18,7 @@
 #include <cmocka.h>
 
 #include "tcs_test_support.h"
+#include "tcst_shard.h"
 #include "tcsparse.h"
 #include "tcst_status.h"
 
@@ -669,5 +670,5 @@ int main(void) {
         cmocka_unit_test(test_random_corruptions), cmocka_unit_test(test_input_checking),
         cmocka_unit_test(test_products_on_corrupt_data), cmocka_unit_test(test_bad_arguments),
     };
-    return cmocka_run_group_tests(tests, group_setup, group_teardown);
+    return tcst_run_group_tests(tests, group_setup, group_teardown);
 }

@@ -9,6 +9,7 @@
 #include <cmocka.h>
 
 #include "tcs_test_support.h"
+#include "tcst_shard.h"
 #include "tcsparse.h"
 #include "tcst_status.h"
 
@@ -155,5 +156,5 @@ int main(void) {
         cmocka_unit_test_setup_teardown(test_handles_are_independent, create_handle,
                                         destroy_handle),
     };
-    return cmocka_run_group_tests(tests, NULL, NULL);
+    return tcst_run_group_tests(tests, NULL, NULL);
 }

@@ -11,6 +11,7 @@
 #include <cmocka.h>
 
 #include "tcs_test_support.h"
+#include "tcst_shard.h"
 #include "tcsparse.h"
 #include "tcst_status.h"
 
@@ -341,5 +342,5 @@ int main(void) {
         T(test_estimate_memory),
         T(test_full_protocol_matches_reference),
     };
-    return cmocka_run_group_tests(tests, group_setup, group_teardown);
+    return tcst_run_group_tests(tests, group_setup, group_teardown);
 }

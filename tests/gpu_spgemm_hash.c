@@ -16,6 +16,7 @@
 #include <cmocka.h>
 
 #include "tcs_test_support.h"
+#include "tcst_shard.h"
 #include "tcsparse.h"
 #include "tcst_status.h"
 
@@ -821,5 +822,5 @@ int main(void) {
         T(test_matrix_market),     T(test_scalars_and_beta), T(test_algorithms),
         T(test_index64),
     };
-    return cmocka_run_group_tests(tests, group_setup, group_teardown);
+    return tcst_run_group_tests(tests, group_setup, group_teardown);
 }

@@ -20,6 +20,7 @@
 #include <cmocka.h>
 
 #include "tcs_test_support.h"
+#include "tcst_shard.h"
 #include "tcsparse.h"
 #include "tcst_status.h"
 
@@ -572,5 +573,5 @@ int main(void) {
         cmocka_unit_test_teardown(test_protocols_side_by_side, teardown),
         cmocka_unit_test_teardown(test_index64, teardown),
     };
-    return cmocka_run_group_tests(tests, group_setup, group_teardown);
+    return tcst_run_group_tests(tests, group_setup, group_teardown);
 }

@@ -26,6 +26,7 @@
 #include <cmocka.h>
 
 #include "tcs_test_support.h"
+#include "tcst_shard.h"
 #include "tcsparse.h"
 #include "tcst_status.h"
 
@@ -819,5 +820,5 @@ int main(void) {
     };
     /* TCST_ONLY=<pattern> runs the matching tests only (cmocka's filter). */
     if (getenv("TCST_ONLY") != NULL) cmocka_set_test_filter(getenv("TCST_ONLY"));
-    return cmocka_run_group_tests(tests, group_setup, group_teardown);
+    return tcst_run_group_tests(tests, group_setup, group_teardown);
 }

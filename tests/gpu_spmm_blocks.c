@@ -30,6 +30,7 @@
 #include <cmocka.h>
 
 #include "tcs_test_support.h"
+#include "tcst_shard.h"
 #include "tcsparse.h"
 
 #include <cuda_runtime_api.h>
@@ -1126,5 +1127,5 @@ int main(void) {
         cmocka_unit_test(test_matrix_market), cmocka_unit_test(test_graph_capture),
         cmocka_unit_test(test_large),
     };
-    return cmocka_run_group_tests(tests, group_setup, group_teardown);
+    return tcst_run_group_tests(tests, group_setup, group_teardown);
 }

@@ -26,6 +26,7 @@
 #include <cmocka.h>
 
 #include "tcs_test_support.h"
+#include "tcst_shard.h"
 #include "tcsparse.h"
 #include "tcst_index_types.h"
 #include "tcst_status.h"
@@ -1671,5 +1672,5 @@ int main(void) {
         cmocka_unit_test(test_index64),
         cmocka_unit_test(test_index_type_statuses),
     };
-    return cmocka_run_group_tests(tests, group_setup, group_teardown);
+    return tcst_run_group_tests(tests, group_setup, group_teardown);
 }

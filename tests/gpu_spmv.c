@@ -23,6 +23,7 @@
 #include <cmocka.h>
 
 #include "tcs_test_support.h"
+#include "tcst_shard.h"
 #include "tcsparse.h"
 #include "tcst_index_types.h"
 #include "tcst_status.h"
@@ -676,5 +677,5 @@ int main(void) {
         cmocka_unit_test_teardown(test_graph_capture, release_all),
         cmocka_unit_test_teardown(test_matrix_market, release_all),
     };
-    return cmocka_run_group_tests(tests, group_setup, group_teardown);
+    return tcst_run_group_tests(tests, group_setup, group_teardown);
 }
