@@ -157,7 +157,7 @@ class Descriptors(unittest.TestCase):
         lib, big = self.lib, 3 * 2**32
         descr = ctypes.c_void_p()
         lib.tcsCreateCsr(ctypes.byref(descr), 3, big, 5, self.base, self.base + 16, self.base + 32,
-                         tcs.TCS_INDEX_64I, tcs.TCS_INDEX_32I, tcs.TCS_INDEX_BASE_ONE, tcs.CUDA_R_64F)
+                         tcs.TCS_INDEX_64I, tcs.TCS_INDEX_64I, tcs.TCS_INDEX_BASE_ONE, tcs.CUDA_R_64F)
         try:
             sizes = [ctypes.c_int64() for _ in range(3)]
             pointers = [ctypes.c_void_p() for _ in range(3)]
@@ -165,7 +165,7 @@ class Descriptors(unittest.TestCase):
             lib.tcsCsrGet(descr, *map(ctypes.byref, sizes + pointers + enums))
             self.assertEqual([s.value for s in sizes], [3, big, 5])
             self.assertEqual([p.value for p in pointers], [self.base, self.base + 16, self.base + 32])
-            self.assertEqual([e.value for e in enums], [tcs.TCS_INDEX_64I, tcs.TCS_INDEX_32I,
+            self.assertEqual([e.value for e in enums], [tcs.TCS_INDEX_64I, tcs.TCS_INDEX_64I,
                                                         tcs.TCS_INDEX_BASE_ONE, tcs.CUDA_R_64F])
             fmt = ctypes.c_int()
             lib.tcsSpMatGetFormat(descr, ctypes.byref(fmt))
