@@ -4,7 +4,8 @@
 # of a rented GPU) when the two machines share the architecture and the CUDA version.
 #
 #   scripts/gpu-prebuilt.sh stage [BUILD_DIR]       (here) copies the library, the GPU
-#        test programs, the benchmark and the Fortran test into .prebuilt/ (~45 MB)
+#        test programs, the benchmark and the Fortran test into .prebuilt/ (22 MB from
+#        a 90-real build)
 #   scripts/gpu-prebuilt.sh run [--tests REGEX] [--sanitizers LIST] [--no-bench]
 #        [--bench-filter REGEX] [--full-bench]   (GPU machine) runs every staged GPU test,
 #        then the listed compute-sanitizer tools on them (quick sizes; default memcheck),
