@@ -27,12 +27,13 @@ start=$(date +%s)
 mapfile -t programs
 runs=()
 shards=${TCS_SANITIZER_SHARDS:-3}
+solo() { [ "$1" = gpu_stress ] || [ "$1" = gpu_check_matrix ]; }
 for tool in ${tools//,/ }; do
   for line in "${programs[@]}"; do
     name=${line%%$'\t'*} cmd=${line#*$'\t'}
     [ -n "$name" ] || continue
     [ "$name" = gpu_stress ] && [ "$tool" != memcheck ] && continue
-    if [ "$name" = gpu_stress ] || [ "$name" = gpu_check_matrix ] || [ "$shards" -lt 2 ]; then
+    if solo "$name" || [ "$shards" -lt 2 ]; then
       runs+=("$tool"$'\t'"$line")
     else  # tests/support/tcst_shard.h: test i runs in shard i % shards
       for ((k = 0; k < shards; ++k)); do
@@ -56,7 +57,6 @@ one() {  # tool name command -> $tmp/<tool>-<name>.log and .rc
   echo "$tool $name exit $rc $(( $(date +%s) - s0 ))s" >> "$tmp/times.txt"
 }
 
-solo() { [ "$1" = gpu_stress ] || [ "$1" = gpu_check_matrix ]; }
 for run in "${runs[@]}"; do
   IFS=$'\t' read -r tool name cmd <<< "$run"
   solo "$name" && continue
