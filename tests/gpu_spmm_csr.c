@@ -821,32 +821,29 @@ static void test_index64(void** state) {
     tcst_csr_free(&a);
 }
 
+/* tcsSpMM_bufferSize's status for A of an index-type case (B and C of 4 columns). */
+static tcsStatus_t spmm_size_status(tcsConstSpMatDescr_t a, int64_t side, int ta, void* arrays) {
+    const float one = 1.0f, zero = 0.0f;
+    tcsConstDnMatDescr_t b = NULL;
+    tcsDnMatDescr_t c = NULL;
+    assert_ok(tcsCreateConstDnMat(&b, side, 4, 4, arrays, CUDA_R_32F, TCS_ORDER_ROW));
+    assert_ok(tcsCreateDnMat(&c, side, 4, 4, arrays, CUDA_R_32F, TCS_ORDER_ROW));
+    size_t bytes = 0;
+    const tcsStatus_t got = tcsSpMM_bufferSize(
+        fx.handle, ta ? TCS_OPERATION_TRANSPOSE : TCS_OPERATION_NON_TRANSPOSE,
+        TCS_OPERATION_NON_TRANSPOSE, &one, a, b, &zero, c, CUDA_R_32F, TCS_SPMM_ALG_DEFAULT,
+        &bytes);
+    assert_ok(tcsDestroyDnMat(b));
+    assert_ok(tcsDestroyDnMat(c));
+    return got;
+}
+
 /* The index types of tcst_index_types.h get their statuses, with either opA. */
 static void test_index_type_statuses(void** state) {
     (void)state;
     void* arrays = NULL;
     CUDA_OK(cudaMalloc(&arrays, 1024));
-    const float one = 1.0f, zero = 0.0f;
-    for (int i = 0; i < TCST_INDEX_CASES; ++i)
-        for (int ta = 0; ta < 2; ++ta) {
-            const tcst_index_case* ic = &tcst_index_cases[i];
-            const int64_t side = tcst_index_side(ic->nnz);
-            tcsConstSpMatDescr_t a = tcst_index_case_csr(ic, arrays);
-            if (a == NULL) continue; /* refused when made, as it must be */
-            tcsConstDnMatDescr_t b = NULL;
-            tcsDnMatDescr_t c = NULL;
-            assert_ok(tcsCreateConstDnMat(&b, side, 4, 4, arrays, CUDA_R_32F, TCS_ORDER_ROW));
-            assert_ok(tcsCreateDnMat(&c, side, 4, 4, arrays, CUDA_R_32F, TCS_ORDER_ROW));
-            size_t bytes = 0;
-            const tcsStatus_t got = tcsSpMM_bufferSize(
-                fx.handle, ta ? TCS_OPERATION_TRANSPOSE : TCS_OPERATION_NON_TRANSPOSE,
-                TCS_OPERATION_NON_TRANSPOSE, &one, a, b, &zero, c, CUDA_R_32F,
-                TCS_SPMM_ALG_DEFAULT, &bytes);
-            tcst_index_case_expect(ic, ta, got);
-            assert_ok(tcsDestroySpMat(a));
-            assert_ok(tcsDestroyDnMat(b));
-            assert_ok(tcsDestroyDnMat(c));
-        }
+    tcst_check_index_cases(arrays, spmm_size_status);
     CUDA_OK(cudaFree(arrays));
 }
 

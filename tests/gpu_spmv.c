@@ -493,28 +493,26 @@ static void test_index64(void** state) {
     tcst_csr_free(&original);
 }
 
+/* tcsSpMV_bufferSize's status for A of an index-type case. */
+static tcsStatus_t spmv_size_status(tcsConstSpMatDescr_t a, int64_t side, int trans,
+                                    void* arrays) {
+    const float one = 1.0f, zero = 0.0f;
+    tcsConstDnVecDescr_t x = NULL;
+    tcsDnVecDescr_t y = NULL;
+    assert_ok(tcsCreateConstDnVec(&x, side, arrays, CUDA_R_32F));
+    assert_ok(tcsCreateDnVec(&y, side, arrays, CUDA_R_32F));
+    size_t bytes = 0;
+    const tcsStatus_t got = tcsSpMV_bufferSize(
+        fx.handle, trans ? TCS_OPERATION_TRANSPOSE : TCS_OPERATION_NON_TRANSPOSE, &one, a, x,
+        &zero, y, CUDA_R_32F, TCS_SPMV_ALG_DEFAULT, &bytes);
+    tcsDestroyDnVec(x), tcsDestroyDnVec(y);
+    return got;
+}
+
 /* The index types of tcst_index_types.h get their statuses, with either opA. */
 static void test_index_type_statuses(void** state) {
     (void)state;
-    void* arrays = device(1024);
-    const float one = 1.0f, zero = 0.0f;
-    for (int i = 0; i < TCST_INDEX_CASES; ++i)
-        for (int trans = 0; trans < 2; ++trans) {
-            const tcst_index_case* ic = &tcst_index_cases[i];
-            const int64_t side = tcst_index_side(ic->nnz);
-            tcsConstSpMatDescr_t a = tcst_index_case_csr(ic, arrays);
-            if (a == NULL) continue; /* refused when made, as it must be */
-            tcsConstDnVecDescr_t x = NULL;
-            tcsDnVecDescr_t y = NULL;
-            assert_ok(tcsCreateConstDnVec(&x, side, arrays, CUDA_R_32F));
-            assert_ok(tcsCreateDnVec(&y, side, arrays, CUDA_R_32F));
-            size_t bytes = 0;
-            const tcsStatus_t got = tcsSpMV_bufferSize(
-                fx.handle, trans ? TCS_OPERATION_TRANSPOSE : TCS_OPERATION_NON_TRANSPOSE, &one, a,
-                x, &zero, y, CUDA_R_32F, TCS_SPMV_ALG_DEFAULT, &bytes);
-            tcst_index_case_expect(ic, trans, got);
-            tcsDestroySpMat(a), tcsDestroyDnVec(x), tcsDestroyDnVec(y);
-        }
+    tcst_check_index_cases(device(1024), spmv_size_status);
 }
 
 /* Preprocess once, then new values in A's array (the same pattern) and SpMV with the

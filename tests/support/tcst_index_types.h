@@ -56,4 +56,20 @@ static inline void tcst_index_case_expect(const tcst_index_case* ic, int trans, 
                  tcsGetErrorName(ic->want));
 }
 
+/* Every case with op(A) = N and T: makes A over `arrays`, skips the cases refused when
+ * made, and checks the status `query` returns for A (a square side x side matrix; the
+ * query makes its dense operands over `arrays` too). */
+typedef tcsStatus_t (*tcst_index_query)(tcsConstSpMatDescr_t a, int64_t side, int trans,
+                                         void* arrays);
+static inline void tcst_check_index_cases(void* arrays, tcst_index_query query) {
+    for (int i = 0; i < TCST_INDEX_CASES; ++i)
+        for (int trans = 0; trans < 2; ++trans) {
+            const tcst_index_case* ic = &tcst_index_cases[i];
+            tcsConstSpMatDescr_t a = tcst_index_case_csr(ic, arrays);
+            if (a == NULL) continue; /* refused when made, as it must be */
+            tcst_index_case_expect(ic, trans, query(a, tcst_index_side(ic->nnz), trans, arrays));
+            if (tcsDestroySpMat(a) != TCS_STATUS_SUCCESS) fail_msg("tcsDestroySpMat failed");
+        }
+}
+
 #endif /* TCST_INDEX_TYPES_H_ */
