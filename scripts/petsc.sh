@@ -204,6 +204,11 @@ stage_tcsparse() {
   du -sh "$B/tcsparse.tar.xz"
 }
 
+# PETSc's CUDA types for every GPU run, and ex45's GAMG solve of an N^3 Laplacian (the
+# case `run` times and `profile` profiles).
+gpu_types="-mat_type aijcusparse -vec_type cuda -dm_mat_type aijcusparse -dm_vec_type cuda -use_gpu_aware_mpi 0"
+gamg_args() { echo "-da_grid_x $1 -da_grid_y $1 -da_grid_z $1 -ksp_type cg -pc_type gamg -ksp_rtol 1e-8"; }
+
 # The GPU time of each kernel of one single-rank run of a case, plain and preloaded, from
 # Nsight Compute (only kernels whose name matches PETSC_PROFILE_KERNELS, default the
 # SpMV and SpGEMM kernels of both libraries): where the preloaded run's time goes.
@@ -224,9 +229,8 @@ profile() {
   # so that it joins, not replaces, what ncu itself preloads.
   printf '#!/bin/sh\nexport LD_PRELOAD="%s${LD_PRELOAD:+:$LD_PRELOAD}"\nexec "$@"\n' "$shim" > "$out/preload.sh"
   chmod +x "$out/preload.sh"
-  local args=(-da_grid_x "$grid" -da_grid_y "$grid" -da_grid_z "$grid" -ksp_type cg -pc_type gamg
-              -ksp_rtol 1e-8 -mat_type aijcusparse -vec_type cuda -dm_mat_type aijcusparse
-              -dm_vec_type cuda -use_gpu_aware_mpi 0 -options_left 0)
+  local args
+  read -r -a args <<< "$(gamg_args "$grid") $gpu_types -options_left 0"
   local mode
   for mode in ${PETSC_PROFILE_MODES:-plain tcs}; do
     local wrap=(); [ "$mode" = tcs ] && wrap=("$out/preload.sh")
@@ -317,7 +321,7 @@ run() {
   python3 "$tools/mtx2petsc.py" "$mdir/$real94.mtx.gz" "$data/$real94.petsc" || die "no $mdir/$real94.mtx.gz"
   python3 "$tools/mtx2petsc.py" --laplace3d "$lap94" "$data/lap$lap94.petsc"
 
-  local types="-mat_type aijcusparse -vec_type cuda -dm_mat_type aijcusparse -dm_vec_type cuda -use_gpu_aware_mpi 0"
+  local types=$gpu_types
   if [ $cpu = 1 ]; then
     types="-mat_type aij -vec_type standard -dm_mat_type aij -dm_vec_type standard -device_enable none"
     # No driver here: the toolkit's stub answers for libcuda.so.1 so that the programs load.
@@ -338,7 +342,7 @@ run() {
     specs+=("ex94_$real94|1 2|ex94 -f0 $data/$real94.petsc -f1 $data/$real94.petsc")
     specs+=("ex94_lap$lap94|1 2|ex94 -f0 $data/lap$lap94.petsc -f1 $data/lap$lap94.petsc") ;; esac
   case ",$cases," in *,gamg,*)
-    specs+=("gamg_lap$lap|any|ex45 -da_grid_x $lap -da_grid_y $lap -da_grid_z $lap -ksp_type cg -pc_type gamg -ksp_rtol 1e-8 -ksp_monitor -ksp_converged_reason") ;; esac
+    specs+=("gamg_lap$lap|any|ex45 $(gamg_args "$lap") -ksp_monitor -ksp_converged_reason") ;; esac
   case ",$cases," in *,spmm,*)
     local t=aijcusparse; [ $cpu = 1 ] && t=aij
     specs+=("spmm_$real|1|ex237 -f $data/$real.petsc -type $t -N 1,8,32 -trial 10 -check") ;; esac
