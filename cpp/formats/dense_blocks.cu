@@ -178,8 +178,9 @@ __global__ void choose_kernel(block_summary* s, int mode, int bsr, long long cap
     s->overflow = s->groups[s->chosen] > (unsigned long long)capacity || (s->indexed && !indexable) ? 1 : 0;
 }
 
-// The chosen order and the chosen block counts (group_start before its scan), and the
-// keys of the schedule: windows with more blocks first.
+// The chosen order and the chosen block counts (group_start before its scan), the keys
+// of the schedule (windows with more blocks first) and how many windows have at least
+// split_groups blocks (the first ones of the schedule).
 __global__ void __launch_bounds__(kThreads)
     finalize_kernel(const int* signature_order, int rows, int windows, dense_blocks d) {
     if (d.summary->overflow) return;
@@ -197,6 +198,7 @@ __global__ void __launch_bounds__(kThreads)
         d.schedule_keys[0][w] = unsigned(INT_MAX - g);
         d.window_ids[w] = w;
         atomicMax(&d.summary->max_groups, g);
+        if (g >= d.split_groups) atomicAdd(&d.summary->split_windows, 1);
     }
 }
 

@@ -31,6 +31,7 @@
 
 #include <cuda_runtime_api.h>
 
+#include <climits>
 #include <cstddef>
 #include <cstdint>
 
@@ -50,6 +51,8 @@ struct block_summary {
     int max_groups;                  // blocks of the longest window (chosen order)
     int overflow;                    // the chosen order's blocks exceed the capacity:
                                      // nothing was built
+    int split_windows;               // windows of at least dense_blocks::split_groups
+                                     // blocks: the first ones of the schedule
 };
 
 enum class reorder_mode : int { automatic = 0, never = 1, always = 2 };
@@ -57,6 +60,7 @@ enum class reorder_mode : int { automatic = 0, never = 1, always = 2 };
 struct dense_blocks {
     std::int64_t rows = 0, windows = 0, entries = 0;
     std::int64_t capacity = 0;  // blocks the arrays below hold
+    int split_groups = INT_MAX;  // the build counts the windows of this many blocks or more
     // kept from preprocess to the runs
     int* order = nullptr;        // rows: window position -> row of A
     int* starts = nullptr;       // rows: start of row order[p] in the entry space

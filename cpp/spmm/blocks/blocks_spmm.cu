@@ -47,8 +47,16 @@ precision precision_of(const problem& p) {
     }
 }
 
-// Columns of C per MMA tile (policies.cuh).
+// Columns of C per MMA tile, and MMA tiles per task at most (policies.cuh: a warp holds
+// 32 rows x 4 tiles of accumulators).
 int tile_width(precision k) { return k == precision::f64 || k == precision::f32_on_f64 ? 8 : 16; }
+constexpr int kMaxTiles = 4;
+
+// Windows the kernel cuts over the four warps of a thread block (kernel.cuh): with few
+// windows (a small matrix: the device would wait on their serial chains of blocks) every
+// window of 4 blocks or more; with many, only the very long ones. A function of the
+// window count alone, so that the sums do not depend on the device.
+int split_groups_for(std::int64_t windows) { return windows < 2048 ? 4 : 32; }
 
 shape shape_of(const problem& p) {
     shape s;
@@ -69,7 +77,7 @@ shape shape_of(const problem& p) {
         fail(errc::insufficient_resources, "SpMM blocks: A exceeds 32-bit positions");
     s.kind = precision_of(p);
     const int width = tile_width(s.kind);
-    while (s.tiles < 8 && std::int64_t(s.tiles) * width < s.n) s.tiles *= 2;
+    while (s.tiles < kMaxTiles && std::int64_t(s.tiles) * width < s.n) s.tiles *= 2;
     const std::int64_t slice = std::int64_t(s.tiles) * width;
     const std::int64_t slices = (s.n + slice - 1) / slice;
     const std::int64_t windows = (s.m + formats::kWindowRows - 1) / formats::kWindowRows;
@@ -117,6 +125,7 @@ carved carve(const problem& p, const shape& s, void* buffer) {
     char* shared = kept.take<char>(std::max(scratch_size.bytes(), copy_bytes));
     carver scratch(shared);
     out.blocks = formats::carve_dense_blocks(s.m, s.entries, cap, kept, scratch);
+    out.blocks.split_groups = split_groups_for(out.blocks.windows);
     out.b_copy = shared;
     out.bytes = kept.bytes();
     return out;
@@ -244,6 +253,7 @@ void run(const problem& p, void* buffer, bool preprocessed) {
     x.windows = int(b.blocks.windows);
     x.tiles = s.tiles;
     x.slices = s.slices;
+    x.sm_count = p.device != nullptr ? p.device->sm_count : 0;
     x.n = s.n;
     x.blocks = b.blocks;
     x.values = p.a_is_bsr ? p.bsr.values : p.a.values;

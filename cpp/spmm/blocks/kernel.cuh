@@ -1,19 +1,26 @@
 // The block SpMM kernel: C = alpha * A * op(B) + beta * C over the dense-block format
-// (formats/dense_blocks.hpp), one thread block of four warps per window of 32 rows and
-// slice of T MMA tiles of columns of C; the precision policy (policies.cuh) says how a
-// block meets the tensor cores.
+// (formats/dense_blocks.hpp); the precision policy (policies.cuh) says how a block meets
+// the tensor cores.
 //
-// Per block of the window, in order: the 16 rows of op(B) its columns name (a tile of
-// 16 x slice, each row a contiguous piece of a row-wise op(B)) and the block's 32 row
-// masks go into shared memory by cp.async, kStages deep, so the tiles of the next blocks
-// load while this one is multiplied; the four warps share each tile, each multiplying its
-// own 8 rows (and skipping the MMAs where its rows have none of the block's columns).
-// Each lane reads 4 of the block's values of its row straight from A's value array: the
-// k-th set bit of the row is its k-th entry (dense_blocks.hpp), so a running count per row
-// finds them, one block ahead of the MMAs that use them. A window's blocks are summed in
-// order by the same lanes, so the result depends only on A's structure and the sizes.
-// Windows run longest first (the build's schedule), so that a few long windows do not
-// start last.
+// A warp multiplies whole blocks (32 rows x 16 columns): each operand fragment of op(B)
+// it loads serves the block's four row groups, so the work per block that is not MMA
+// (staging the tile, the row masks, gathering A's values) is paid once for 32 rows.
+// A warp runs a range of one window's blocks through its own cp.async pipeline (kStages
+// tiles of op(B) and masks in flight; no block-wide barrier inside the range). Each lane
+// gathers 4 values of each of its 4 rows per block straight from A's value array (the
+// k-th set bit of a row's masks is its k-th entry, dense_blocks.hpp), one block ahead of
+// the MMAs that use them.
+//
+// The tasks of a launch, in schedule order (windows with more blocks first): the first
+// summary->split_windows windows, those with at least dense_blocks::split_groups blocks,
+// are each cut into four contiguous ranges, one per warp of a thread block, whose sums
+// are added in warp order through shared memory (a window of many blocks then waits for a
+// quarter of them, not all); the other windows go four to a thread block, one per warp.
+// Which windows are cut depends only on A's structure and the window count, so the sums,
+// and C, depend only on those and the sizes: bitwise the same with and without
+// preprocess, and run to run. A task is done once per slice of columns of C (T MMA tiles
+// wide); the grid is as many thread blocks as the device holds at once, looping over
+// the tasks and slices.
 #pragma once
 
 #include "core/kernel_launch.hpp"
@@ -26,17 +33,19 @@
 #include <cuda_bf16.h>
 #include <cuda_fp16.h>
 
+#include <algorithm>
 #include <cstdint>
 
 namespace tcs::spmm::blocks {
 
-inline constexpr int kThreads = 128;  // 4 warps x 8 rows = formats::kWindowRows
-inline constexpr int kStages = 4;
-static_assert(kThreads / 32 * 8 == formats::kWindowRows, "a warp per 8 rows of a window");
+inline constexpr int kWarps = 4;
+inline constexpr int kThreads = kWarps * 32;
+inline constexpr int kRowGroups = formats::kWindowRows / 8;  // the 8-row side of every MMA
+static_assert(kRowGroups == 4, "a block's 32 rows are four row groups of a warp's MMAs");
 
 template <class S>
 struct kernel_args {
-    int rows = 0, slices = 1;
+    int rows = 0, windows = 0, slices = 1;
     std::int64_t n = 0;
     const int* schedule = nullptr;
     const int* group_start = nullptr;
@@ -97,146 +106,248 @@ __device__ __forceinline__ void load_piece(unsigned char* dst, const E* b, std::
 template <class P, int T>
 struct tile_shape {
     using E = typename P::element;
-    static constexpr int slice = T * P::tile_cols;                 // columns of C per block
+    using Acc = typename P::acc;
+    static constexpr int slice = T * P::tile_cols;                 // columns of C per task
     static constexpr int vec = 16 / int(sizeof(E));                // elements per piece
     static constexpr int pieces = slice / vec;                     // pieces per tile row
     static constexpr int row = P::row_elements(slice);             // tile row stride
     static constexpr int tile_bytes = formats::kGroupColumns * row * int(sizeof(E));
     static constexpr int stage_bytes = tile_bytes + formats::kWindowRows * 2;  // + masks
+    // Three stages where a stage is large (fp64 at 32 columns): more warps per SM instead.
+    static constexpr int stages = stage_bytes > 4096 ? 3 : 4;
     static constexpr int items = formats::kGroupColumns * pieces;  // pieces per tile
-    static constexpr int loads = (items + kThreads - 1) / kThreads;  // per thread
+    static constexpr int loads = (items + 31) / 32;                // per lane
+    static constexpr int warp_bytes = stages * stage_bytes;        // a warp's pipeline
+    // A cut window's sums: warps 1..3 leave their accumulators here for warp 0.
+    static constexpr int partial_values = kRowGroups * T * P::acc_regs * 32;
+    static constexpr int partial_bytes = (kWarps - 1) * partial_values * int(sizeof(Acc));
+    static constexpr int shared_bytes = kWarps * warp_bytes > partial_bytes ? kWarps * warp_bytes : partial_bytes;
+    static constexpr int counts_at = (shared_bytes + 15) / 16 * 16;  // entries per row and warp
+    static constexpr int smem_bytes = counts_at + kWarps * 32 * int(sizeof(int));
     static_assert(pieces >= 1 && slice % vec == 0, "whole pieces per tile row");
     static_assert(row * int(sizeof(E)) % 16 == 0, "16-byte aligned tile rows");
+    static_assert(stage_bytes % 16 == 0, "16-byte aligned stages");
 };
 
+// A warp's pass over blocks [ga, gb) of the window at positions p0 .. p0 + 31: the
+// products of those blocks added into acc. `before[r]`: entries of the lane's row of row
+// group r in the window's blocks before ga.
 template <class P, int T>
-__global__ void __launch_bounds__(kThreads) blocks_kernel(const kernel_args<typename P::scalar> a) {
+__device__ __forceinline__ void run_range(const kernel_args<typename P::scalar>& a, int ga, int gb, int p0,
+                                          const int (&before)[kRowGroups], std::int64_t j0,
+                                          unsigned char* stages, int lane,
+                                          typename P::acc (&acc)[kRowGroups][T][P::acc_regs]) {
     using E = typename P::element;
-    using Acc = typename P::acc;
     using shape = tile_shape<P, T>;
     constexpr unsigned kFull = 0xffffffffu;
-    // A format that did not fit its capacity was not built (only corrupt structure gets
-    // here with TCS_SPMM_BSR_TC): C stays as it was rather than reading a stale format.
-    if (a.summary->overflow) return;
-    unsigned char* smem = dynamic_smem<unsigned char>();
-    const int tid = threadIdx.x, warp = tid >> 5, lane = tid & 31;
-    const int w = a.schedule[blockIdx.x / a.slices];
-    const std::int64_t j0 = std::int64_t(blockIdx.x % a.slices) * shape::slice;
-    const int g0 = a.group_start[w], g1 = a.group_start[w + 1];
+    constexpr int S = shape::stages;
     const E* b = static_cast<const E*>(a.b);
 
-    // Loading: thread tid moves pieces tid, tid + 128, ... of each tile; the rows of B
-    // they need are read one block ahead.
-    int next_col[shape::loads];
+    // The columns of block g: lane l holds slot l & 15 (both half-warps alike), and the
+    // lane moving a piece of tile row kk takes its column from lane kk.
     auto read_cols = [&](int g) {
-#pragma unroll
-        for (int l = 0; l < shape::loads; ++l) {
-            const int item = tid + l * kThreads;
-            next_col[l] = g < g1 && item < shape::items
-                              ? a.cols[std::int64_t(g) * formats::kGroupColumns + item / shape::pieces]
-                              : -1;
-        }
+        return g < gb ? a.cols[std::int64_t(g) * formats::kGroupColumns + (lane & 15)] : -1;
     };
-    auto issue = [&](int g, int stage) {
-        if (g < g1) {
-            unsigned char* st = smem + stage * shape::stage_bytes;
+    auto issue = [&](int g, int stage, int cols) {
+        if (g < gb) {
+            unsigned char* st = stages + stage * shape::stage_bytes;
 #pragma unroll
             for (int l = 0; l < shape::loads; ++l) {
-                const int item = tid + l * kThreads;
-                if (item < shape::items) {
-                    const int kk = item / shape::pieces, piece = item % shape::pieces;
-                    load_piece<E, shape::vec>(st + (kk * shape::row + piece * shape::vec) * int(sizeof(E)),
-                                              b, a.ldb, a.b_vector, next_col[l],
-                                              j0 + piece * shape::vec, a.n);
-                }
+                const int item = lane + l * 32;
+                const int kk = item / shape::pieces, piece = item % shape::pieces;
+                const int col = __shfl_sync(kFull, cols, kk & 15);
+                if (item < shape::items)
+                    load_piece<E, shape::vec>(st + (kk * shape::row + piece * shape::vec) * int(sizeof(E)), b,
+                                              a.ldb, a.b_vector, col, j0 + piece * shape::vec, a.n);
             }
-            if (tid < formats::kWindowRows * 2 / 16)
-                mma::cp_async<16>(st + shape::tile_bytes + tid * 16,
-                                  a.masks + std::int64_t(g) * formats::kWindowRows + tid * 8);
+            if (lane < formats::kWindowRows * 2 / 16)
+                mma::cp_async<16>(st + shape::tile_bytes + lane * 16,
+                                  a.masks + std::int64_t(g) * formats::kWindowRows + lane * 8);
         }
         mma::cp_async_commit();
     };
 
-    // The lane's row of the window, for A's values: the row's start and how many of its
-    // entries the blocks so far have taken.
-    const int my_row = warp * 8 + (lane >> 2);
-    const int p_row = w * formats::kWindowRows + my_row;
-    const int start = p_row < a.rows ? a.starts[p_row] : 0;
+    // The lane's rows (row group r: row 8r + lane / 4 of the window): where their next
+    // entries are.
     const bool indexed = a.summary->indexed != 0;
     const E* values = static_cast<const E*>(a.values);
-    int taken = 0;
-    auto fetch = [&](int stage, E (&v)[4]) {
-        const std::uint16_t* ms =
-            reinterpret_cast<const std::uint16_t*>(smem + stage * shape::stage_bytes + shape::tile_bytes);
-        const unsigned mask = ms[my_row];
+    int next[kRowGroups];
 #pragma unroll
-        for (int i = 0; i < 4; ++i) {
-            const int s = P::slot(lane, i);
-            v[i] = E{};
-            if ((mask >> s) & 1u) {
-                const int at = start + taken + __popc(mask & ((1u << s) - 1u));
-                v[i] = values[indexed ? a.value_index[at] : at];
+    for (int r = 0; r < kRowGroups; ++r) {
+        const int p = p0 + 8 * r + (lane >> 2);
+        next[r] = p < a.rows ? a.starts[p] + before[r] : 0;
+    }
+    // A's values of the lane's slots of block `stage`; the row groups holding any.
+    auto fetch = [&](int stage, E (&v)[kRowGroups][4]) {
+        const std::uint16_t* ms =
+            reinterpret_cast<const std::uint16_t*>(stages + stage * shape::stage_bytes + shape::tile_bytes);
+        const unsigned rows_live = __ballot_sync(kFull, ms[lane] != 0);
+        unsigned live = 0;
+#pragma unroll
+        for (int r = 0; r < kRowGroups; ++r) {
+            if ((rows_live >> (8 * r)) & 0xffu) live |= 1u << r;
+            const unsigned mask = ms[8 * r + (lane >> 2)];
+#pragma unroll
+            for (int i = 0; i < 4; ++i) {
+                const int s = P::slot(lane, i);
+                v[r][i] = E{};
+                if ((mask >> s) & 1u) {
+                    const int at = next[r] + __popc(mask & ((1u << s) - 1u));
+                    v[r][i] = values[indexed ? a.value_index[at] : at];
+                }
             }
+            next[r] += __popc(mask);
         }
-        taken += __popc(mask);
-        return __any_sync(kFull, mask != 0u);
+        return live;
     };
 
-    Acc acc[T][P::acc_regs];
+    // Prologue: blocks ga .. ga + S - 2 in flight, the first one's values read.
+    int cols = read_cols(ga);
 #pragma unroll
-    for (int t = 0; t < T; ++t)
-#pragma unroll
-        for (int i = 0; i < P::acc_regs; ++i) acc[t][i] = Acc(0);
-
-    read_cols(g0);
-#pragma unroll
-    for (int s = 0; s < kStages - 1; ++s) {
-        issue(g0 + s, s);
-        read_cols(g0 + s + 1);
+    for (int s = 0; s < S - 1; ++s) {
+        const int following = read_cols(ga + s + 1);
+        issue(ga + s, s, cols);
+        cols = following;
     }
-    E next_v[4];
-    bool next_any = false;
-    mma::cp_async_wait<kStages - 2>();
-    __syncthreads();
-    if (g0 < g1) next_any = fetch(0, next_v);
-    for (int g = g0; g < g1; ++g) {
-        const int i = g - g0;
-        // Tiles of blocks i and i + 1 are in; every warp is done with block i - 1's stage.
-        mma::cp_async_wait<kStages - 3>();
-        __syncthreads();
-        issue(g + kStages - 1, (i + kStages - 1) % kStages);
-        read_cols(g + kStages);
-        E v[4];
+    E next_v[kRowGroups][4];
+    unsigned next_live = 0;
+    mma::cp_async_wait<S - 2>();
+    __syncwarp();
+    if (ga < gb) next_live = fetch(0, next_v);
+    for (int g = ga; g < gb; ++g) {
+        const int i = g - ga;
+        // Every lane is done with block g - 1's stage: block g + S - 1 goes there.
+        __syncwarp();
+        const int following = read_cols(g + S);
+        issue(g + S - 1, (i + S - 1) % S, cols);
+        cols = following;
+        // Blocks g and g + 1 are in, every lane's copies.
+        mma::cp_async_wait<S - 2>();
+        __syncwarp();
+        E v[kRowGroups][4];
 #pragma unroll
-        for (int q = 0; q < 4; ++q) v[q] = next_v[q];
-        const bool any = next_any;
-        if (g + 1 < g1) next_any = fetch((i + 1) % kStages, next_v);
-        if (any)
-            P::template multiply<T>(acc, v,
-                                    reinterpret_cast<const E*>(smem + (i % kStages) * shape::stage_bytes),
-                                    shape::row, lane);
+        for (int r = 0; r < kRowGroups; ++r)
+#pragma unroll
+            for (int q = 0; q < 4; ++q) v[r][q] = next_v[r][q];
+        const unsigned live = next_live;
+        if (g + 1 < gb) next_live = fetch((i + 1) % S, next_v);
+        if (live != 0u)
+            P::template multiply<T, kRowGroups>(
+                acc, v, live, reinterpret_cast<const E*>(stages + (i % S) * shape::stage_bytes), shape::row, lane);
     }
+    mma::cp_async_wait<0>();
+}
 
+// alpha * acc + beta * C into rows p0 .. p0 + 31 of the window (C's rows order[p]).
+template <class P, int T>
+__device__ __forceinline__ void write_c(const kernel_args<typename P::scalar>& a, int p0, std::int64_t j0,
+                                        int lane, const typename P::acc (&acc)[kRowGroups][T][P::acc_regs]) {
+    using Acc = typename P::acc;
     const Acc alpha = Acc(a.alpha.get()), beta = Acc(a.beta.get());
 #pragma unroll
-    for (int t = 0; t < T; ++t)
+    for (int r = 0; r < kRowGroups; ++r)
 #pragma unroll
-        for (int i = 0; i < P::acc_regs; ++i) {
-            const int p = w * formats::kWindowRows + warp * 8 + P::acc_row(lane, i);
-            const std::int64_t j = j0 + t * P::tile_cols + P::acc_col(lane, i);
-            if (p < a.rows && j < a.n) {
-                const std::int64_t at = std::int64_t(a.order[p]) * a.c_row_stride + j * a.c_col_stride;
-                Acc x = alpha * acc[t][i];
-                if (beta != Acc(0)) x += beta * Acc(load_c(a.c, at, a.c_type));
-                store_c(a.c, at, a.c_type, x);
+        for (int t = 0; t < T; ++t)
+#pragma unroll
+            for (int i = 0; i < P::acc_regs; ++i) {
+                const int p = p0 + 8 * r + P::acc_row(lane, i);
+                const std::int64_t j = j0 + t * P::tile_cols + P::acc_col(lane, i);
+                if (p < a.rows && j < a.n) {
+                    const std::int64_t at = std::int64_t(a.order[p]) * a.c_row_stride + j * a.c_col_stride;
+                    Acc x = alpha * acc[r][t][i];
+                    if (beta != Acc(0)) x += beta * Acc(load_c(a.c, at, a.c_type));
+                    store_c(a.c, at, a.c_type, x);
+                }
             }
+}
+
+template <class P, int T>
+__global__ void __launch_bounds__(kThreads) blocks_kernel(const kernel_args<typename P::scalar> a) {
+    using Acc = typename P::acc;
+    using shape = tile_shape<P, T>;
+    // A format that did not fit its capacity was not built (only corrupt structure gets
+    // here with TCS_SPMM_BSR_TC): C stays as it was rather than reading a stale format.
+    if (a.summary->overflow) return;
+    unsigned char* smem = dynamic_smem<unsigned char>();
+    int* counts = reinterpret_cast<int*>(smem + shape::counts_at);
+    Acc* partials = reinterpret_cast<Acc*>(smem);
+    const int warp = threadIdx.x >> 5, lane = threadIdx.x & 31;
+    unsigned char* stages = smem + warp * shape::warp_bytes;
+    const int split = a.summary->split_windows;
+    const int tasks = split + (a.windows - split + kWarps - 1) / kWarps;
+    const std::int64_t items = std::int64_t(tasks) * a.slices;
+
+    Acc acc[kRowGroups][T][P::acc_regs];
+    for (std::int64_t item = blockIdx.x; item < items; item += gridDim.x) {
+        const int task = int(item / a.slices);
+        const std::int64_t j0 = (item % a.slices) * shape::slice;
+#pragma unroll
+        for (int r = 0; r < kRowGroups; ++r)
+#pragma unroll
+            for (int t = 0; t < T; ++t)
+#pragma unroll
+                for (int i = 0; i < P::acc_regs; ++i) acc[r][t][i] = Acc(0);
+        if (task < split) {
+            // A window cut into four ranges: each warp counts its range's entries per row,
+            // so that every warp knows where its rows' entries start.
+            const int w = a.schedule[task];
+            const int g0 = a.group_start[w], blocks = a.group_start[w + 1] - g0;
+            const int ga = g0 + blocks * warp / kWarps, gb = g0 + blocks * (warp + 1) / kWarps;
+            int entries = 0;
+            for (int g = ga; g < gb; ++g) entries += __popc(a.masks[std::int64_t(g) * formats::kWindowRows + lane]);
+            counts[warp * 32 + lane] = entries;
+            __syncthreads();
+            int before[kRowGroups];
+#pragma unroll
+            for (int r = 0; r < kRowGroups; ++r) {
+                before[r] = 0;
+                for (int u = 0; u < warp; ++u) before[r] += counts[u * 32 + 8 * r + (lane >> 2)];
+            }
+            const int p0 = w * formats::kWindowRows;
+            run_range<P, T>(a, ga, gb, p0, before, j0, stages, lane, acc);
+            __syncthreads();  // every pipeline is done: its stages hold the partial sums now
+            if (warp != 0) {
+                Acc* mine = partials + (warp - 1) * shape::partial_values;
+#pragma unroll
+                for (int r = 0; r < kRowGroups; ++r)
+#pragma unroll
+                    for (int t = 0; t < T; ++t)
+#pragma unroll
+                        for (int i = 0; i < P::acc_regs; ++i)
+                            mine[((r * T + t) * P::acc_regs + i) * 32 + lane] = acc[r][t][i];
+            }
+            __syncthreads();
+            if (warp == 0) {
+                for (int u = 0; u < kWarps - 1; ++u) {
+                    const Acc* theirs = partials + u * shape::partial_values;
+#pragma unroll
+                    for (int r = 0; r < kRowGroups; ++r)
+#pragma unroll
+                        for (int t = 0; t < T; ++t)
+#pragma unroll
+                            for (int i = 0; i < P::acc_regs; ++i)
+                                acc[r][t][i] += theirs[((r * T + t) * P::acc_regs + i) * 32 + lane];
+                }
+                write_c<P, T>(a, p0, j0, lane, acc);
+            }
+            __syncthreads();  // the partials are read before any stage is refilled
+        } else {
+            const int k = split + (task - split) * kWarps + warp;
+            if (k >= a.windows) continue;
+            const int w = a.schedule[k];
+            const int p0 = w * formats::kWindowRows;
+            const int before[kRowGroups] = {0, 0, 0, 0};
+            run_range<P, T>(a, a.group_start[w], a.group_start[w + 1], p0, before, j0, stages, lane, acc);
+            write_c<P, T>(a, p0, j0, lane, acc);
         }
+    }
 }
 
 template <class S>
 kernel_args<S> args_of(const product& x) {
     kernel_args<S> a;
     a.rows = x.rows;
+    a.windows = x.windows;
     a.slices = x.slices;
     a.n = x.n;
     a.schedule = x.blocks.schedule;
@@ -263,18 +374,25 @@ kernel_args<S> args_of(const product& x) {
 template <class P, int T>
 void launch_tiles(const product& x) {
     using shape = tile_shape<P, T>;
-    launch("blocks_kernel", blocks_kernel<P, T>, x.windows * x.slices, kThreads,
-           std::size_t(kStages) * shape::stage_bytes, x.stream, args_of<typename P::scalar>(x));
+    const auto kernel = blocks_kernel<P, T>;
+    allow_smem(kernel, shape::smem_bytes);
+    // As many thread blocks as the device holds at once (they loop over the tasks), never
+    // more than windows x slices (the most items there can be).
+    const std::int64_t resident = std::int64_t(resident_blocks(kernel, kThreads, shape::smem_bytes)) *
+                                  (x.sm_count > 0 ? x.sm_count : 1);
+    const std::int64_t most = std::int64_t(x.windows) * x.slices;
+    const int grid = int(std::max<std::int64_t>(1, std::min(most, resident)));
+    launch("blocks_kernel", kernel, grid, kThreads, std::size_t(shape::smem_bytes), x.stream,
+           args_of<typename P::scalar>(x));
 }
 
-// The kernel for the product's tiles per block (1, 2, 4 or 8 MMA tiles of columns).
+// The kernel for the product's tiles per task (1, 2 or 4 MMA tiles of columns).
 template <class P>
 void launch_policy(const product& x) {
     switch (x.tiles) {
     case 1: return launch_tiles<P, 1>(x);
     case 2: return launch_tiles<P, 2>(x);
-    case 4: return launch_tiles<P, 4>(x);
-    default: return launch_tiles<P, 8>(x);
+    default: return launch_tiles<P, 4>(x);
     }
 }
 

@@ -1,8 +1,11 @@
 // The precision policies of the block SpMM (kernel.cuh): which MMA multiplies a block of
-// the dense-block format (formats/dense_blocks.hpp: 8 rows of a warp x 16 columns) by the
-// matching 16 rows of op(B) staged in shared memory, which 4 of the block's 16 slots a
-// lane reads from A, where its accumulators sit in C, and how rows of the staged tile are
-// padded against bank conflicts.
+// the dense-block format (formats/dense_blocks.hpp: 32 rows x 16 columns, four row groups
+// of 8, the 8-row side of every MMA) by the matching 16 rows of op(B) staged in shared
+// memory, which 4 of the block's 16 slots a lane reads from A in each row group, where
+// its accumulators sit in C, and how rows of the staged tile are padded against bank
+// conflicts. One warp multiplies the whole block: each operand fragment of the tile is
+// loaded once and serves the four row groups (those holding none of the block's columns
+// are skipped, `live`).
 //
 //   half_policy<__half / __nv_bfloat16>  m16n8k16, fp32 accumulation. The block is the
 //       MMA's B operand (k16 x n8: slots x rows), the tile of op(B) transposed its A
@@ -50,10 +53,17 @@ struct half_policy {
     __device__ static int acc_row(int lane, int i) { return 2 * (lane & 3) + (i & 1); }
     __device__ static int acc_col(int lane, int i) { return (lane >> 2) + 8 * (i >> 1); }
 
-    template <int T>
-    __device__ static void multiply(float (&acc)[T][4], const E (&v)[4], const E* tile, int row,
-                                    int lane) {
-        const std::uint32_t b[2] = {mma::pack(v[0], v[1]), mma::pack(v[2], v[3])};
+    static constexpr int max_tiles = 4;  // 64 accumulators per lane at T = 4
+
+    template <int T, int R>
+    __device__ static void multiply(float (&acc)[R][T][4], const E (&v)[R][4], unsigned live,
+                                    const E* tile, int row, int lane) {
+        std::uint32_t b[R][2];
+#pragma unroll
+        for (int r = 0; r < R; ++r) {
+            b[r][0] = mma::pack(v[r][0], v[r][1]);
+            b[r][1] = mma::pack(v[r][2], v[r][3]);
+        }
         // ldmatrix.x4.trans: lanes 8j..8j+7 address the rows of matrix j = register j,
         // which holds columns 8(j & 1).. of the tile and slots 8(j >> 1)..
         const int j = lane >> 3;
@@ -62,7 +72,9 @@ struct half_policy {
         for (int t = 0; t < T; ++t) {
             std::uint32_t a[4];
             mma::ldmatrix_x4_trans(a, base + 16 * t);
-            mma_of(acc[t], a, b, E());
+#pragma unroll
+            for (int r = 0; r < R; ++r)
+                if ((live >> r) & 1u) mma_of(acc[r][t], a, b[r], E());
         }
     }
 };
@@ -79,20 +91,29 @@ struct tf32_policy {
     __device__ static int acc_row(int lane, int i) { return 2 * (lane & 3) + (i & 1); }
     __device__ static int acc_col(int lane, int i) { return (lane >> 2) + 8 * (i >> 1); }
 
-    template <int T>
-    __device__ static void multiply(float (&acc)[T][4], const float (&v)[4], const float* tile,
-                                    int row, int lane) {
+    static constexpr int max_tiles = 4;
+
+    template <int T, int R>
+    __device__ static void multiply(float (&acc)[R][T][4], const float (&v)[R][4], unsigned live,
+                                    const float* tile, int row, int lane) {
         const int q = lane & 3, g = lane >> 2;
 #pragma unroll
         for (int h = 0; h < 2; ++h) {  // slots 8h .. 8h + 7
-            const std::uint32_t b[2] = {mma::to_tf32(v[2 * h]), mma::to_tf32(v[2 * h + 1])};
+            std::uint32_t b[R][2];
+#pragma unroll
+            for (int r = 0; r < R; ++r) {
+                b[r][0] = mma::to_tf32(v[r][2 * h]);
+                b[r][1] = mma::to_tf32(v[r][2 * h + 1]);
+            }
             const float* lo = tile + (8 * h + q) * row + g;
             const float* hi = lo + 4 * row;
 #pragma unroll
             for (int t = 0; t < T; ++t) {
                 const std::uint32_t a[4] = {mma::to_tf32(lo[16 * t]), mma::to_tf32(lo[16 * t + 8]),
                                             mma::to_tf32(hi[16 * t]), mma::to_tf32(hi[16 * t + 8])};
-                mma::mma_tf32(acc[t], a, b);
+#pragma unroll
+                for (int r = 0; r < R; ++r)
+                    if ((live >> r) & 1u) mma::mma_tf32(acc[r][t], a, b[r]);
             }
         }
     }
@@ -114,15 +135,21 @@ struct f64_policy {
     __device__ static int acc_row(int lane, int) { return lane >> 2; }
     __device__ static int acc_col(int lane, int i) { return 2 * (lane & 3) + i; }
 
-    template <int T>
-    __device__ static void multiply(double (&acc)[T][2], const E (&v)[4], const E* tile, int row,
-                                    int lane) {
+    static constexpr int max_tiles = 4;  // 32 rows x 32 columns of C: 64 registers
+
+    template <int T, int R>
+    __device__ static void multiply(double (&acc)[R][T][2], const E (&v)[R][4], unsigned live,
+                                    const E* tile, int row, int lane) {
         const E* base = tile + (lane & 3) * row + (lane >> 2);
 #pragma unroll
         for (int h = 0; h < 4; ++h) {  // slots 4h .. 4h + 3
-            const double a = double(v[h]);
 #pragma unroll
-            for (int t = 0; t < T; ++t) mma::mma_f64(acc[t], a, double(base[4 * h * row + 8 * t]));
+            for (int t = 0; t < T; ++t) {
+                const double b = double(base[4 * h * row + 8 * t]);
+#pragma unroll
+                for (int r = 0; r < R; ++r)
+                    if ((live >> r) & 1u) mma::mma_f64(acc[r][t], double(v[r][h]), b);
+            }
         }
     }
 };

@@ -20,8 +20,9 @@ struct product {
     precision kind = precision::f16;
     int rows = 0;       // m
     int windows = 0;
-    int tiles = 1;      // MMA tiles of columns per thread block: 1, 2, 4 or 8
-    int slices = 1;     // thread blocks per window: ceil(n / (tiles * tile width))
+    int tiles = 1;      // MMA tiles of columns per task: 1, 2 or 4
+    int slices = 1;     // tasks per window: ceil(n / (tiles * tile width))
+    int sm_count = 0;   // the device's, for the grid
     std::int64_t n = 0;
     formats::dense_blocks blocks;
     const void* values = nullptr;  // A's values as the caller keeps them

@@ -13,6 +13,16 @@
 
 namespace tcs {
 
+template <class Kernel>
+void allow_smem(Kernel, std::size_t) {}
+
+// The emulator runs blocks one after another; this only sizes the grids like a device
+// with 2048 threads per SM would.
+template <class Kernel>
+int resident_blocks(Kernel, int threads, std::size_t) {
+    return threads < 2048 ? 2048 / threads : 1;
+}
+
 template <class... Params, class... Args>
 void launch(const char* what, void (*kernel)(Params...), int grid, int threads, std::size_t smem,
             cudaStream_t, Args... args) {
