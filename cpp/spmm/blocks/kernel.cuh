@@ -143,19 +143,20 @@ __device__ __forceinline__ void run_range(const kernel_args<typename P::scalar>&
     constexpr int S = shape::stages;
     const E* b = static_cast<const E*>(a.b);
 
-    // The columns of block g: lane l holds slot l & 15 (both half-warps alike), and the
-    // lane moving a piece of tile row kk takes its column from lane kk.
+    // The columns of block g: lane l holds slot l & 15 (both half-warps alike); the lane
+    // moving a piece of tile row kk takes its column from lane kk of the half-warp that
+    // holds the block (the prologue reads two blocks per load).
     auto read_cols = [&](int g) {
         return g < gb ? a.cols[std::int64_t(g) * formats::kGroupColumns + (lane & 15)] : -1;
     };
-    auto issue = [&](int g, int stage, int cols) {
+    auto issue = [&](int g, int stage, int cols, int half) {
         if (g < gb) {
             unsigned char* st = stages + stage * shape::stage_bytes;
 #pragma unroll
             for (int l = 0; l < shape::loads; ++l) {
                 const int item = lane + l * 32;
                 const int kk = item / shape::pieces, piece = item % shape::pieces;
-                const int col = __shfl_sync(kFull, cols, kk & 15);
+                const int col = __shfl_sync(kFull, cols, 16 * half + (kk & 15));
                 if (item < shape::items)
                     load_piece<E, shape::vec>(st + (kk * shape::row + piece * shape::vec) * int(sizeof(E)), b,
                                               a.ldb, a.b_vector, col, j0 + piece * shape::vec, a.n);
@@ -201,14 +202,18 @@ __device__ __forceinline__ void run_range(const kernel_args<typename P::scalar>&
         return live;
     };
 
-    // Prologue: blocks ga .. ga + S - 2 in flight, the first one's values read.
-    int cols = read_cols(ga);
+    // Prologue: blocks ga .. ga + S - 2 in flight, the first one's values read. The
+    // columns of blocks ga .. ga + 3 come in two loads, lane l holding block ga + l / 16
+    // (and ga + 2 + l / 16), slot l & 15: the blocks' columns are contiguous.
+    static_assert(S <= 4, "the prologue reads the columns of four blocks");
+    auto read_pair = [&](int g) {
+        const int mine = g + (lane >> 4);
+        return mine < gb ? a.cols[std::int64_t(g) * formats::kGroupColumns + lane] : -1;
+    };
+    const int cols01 = read_pair(ga), cols23 = read_pair(ga + 2);
 #pragma unroll
-    for (int s = 0; s < S - 1; ++s) {
-        const int following = read_cols(ga + s + 1);
-        issue(ga + s, s, cols);
-        cols = following;
-    }
+    for (int s = 0; s < S - 1; ++s) issue(ga + s, s, s < 2 ? cols01 : cols23, s & 1);
+    int cols = cols23, half = (S - 1) & 1;  // block ga + S - 1's columns
     E next_v[kRowGroups][4];
     unsigned next_live = 0;
     mma::cp_async_wait<S - 2>();
@@ -219,8 +224,9 @@ __device__ __forceinline__ void run_range(const kernel_args<typename P::scalar>&
         // Every lane is done with block g - 1's stage: block g + S - 1 goes there.
         __syncwarp();
         const int following = read_cols(g + S);
-        issue(g + S - 1, (i + S - 1) % S, cols);
+        issue(g + S - 1, (i + S - 1) % S, cols, half);
         cols = following;
+        half = 0;
         // Blocks g and g + 1 are in, every lane's copies.
         mma::cp_async_wait<S - 2>();
         __syncwarp();
@@ -247,18 +253,21 @@ __device__ __forceinline__ void write_c(const kernel_args<typename P::scalar>& a
 #pragma unroll
     for (int r = 0; r < kRowGroups; ++r)
 #pragma unroll
-        for (int t = 0; t < T; ++t)
+        for (int i = 0; i < P::acc_regs; ++i) {
+            const int p = p0 + 8 * r + P::acc_row(lane, i);
+            if (p >= a.rows) continue;
+            const std::int64_t row = std::int64_t(a.order[p]) * a.c_row_stride;
 #pragma unroll
-            for (int i = 0; i < P::acc_regs; ++i) {
-                const int p = p0 + 8 * r + P::acc_row(lane, i);
+            for (int t = 0; t < T; ++t) {
                 const std::int64_t j = j0 + t * P::tile_cols + P::acc_col(lane, i);
-                if (p < a.rows && j < a.n) {
-                    const std::int64_t at = std::int64_t(a.order[p]) * a.c_row_stride + j * a.c_col_stride;
+                if (j < a.n) {
+                    const std::int64_t at = row + j * a.c_col_stride;
                     Acc x = alpha * acc[r][t][i];
                     if (beta != Acc(0)) x += beta * Acc(load_c(a.c, at, a.c_type));
                     store_c(a.c, at, a.c_type, x);
                 }
             }
+        }
 }
 
 template <class P, int T>
