@@ -178,8 +178,13 @@ __device__ __forceinline__ void run_range(const kernel_args<typename P::scalar>&
         const int p = p0 + 8 * r + (lane >> 2);
         next[r] = p < a.rows ? a.starts[p] + before[r] : 0;
     }
-    // A's values of the lane's slots of block `stage`; the row groups holding any.
-    auto fetch = [&](int stage, E (&v)[kRowGroups][4]) {
+    // A's values of the lane's slots of block `stage`, as MMA operands; the row groups
+    // holding any. below[i]: the slots before the lane's i-th (their entries come first).
+    unsigned below[4];
+#pragma unroll
+    for (int i = 0; i < 4; ++i) below[i] = (1u << P::slot(lane, i)) - 1u;
+    using frag = typename P::frag;
+    auto fetch = [&](int stage, frag (&f)[kRowGroups]) {
         const std::uint16_t* ms =
             reinterpret_cast<const std::uint16_t*>(stages + stage * shape::stage_bytes + shape::tile_bytes);
         const unsigned rows_live = __ballot_sync(kFull, ms[lane] != 0);
@@ -188,15 +193,16 @@ __device__ __forceinline__ void run_range(const kernel_args<typename P::scalar>&
         for (int r = 0; r < kRowGroups; ++r) {
             if ((rows_live >> (8 * r)) & 0xffu) live |= 1u << r;
             const unsigned mask = ms[8 * r + (lane >> 2)];
+            E v[4];
 #pragma unroll
             for (int i = 0; i < 4; ++i) {
-                const int s = P::slot(lane, i);
-                v[r][i] = E{};
-                if ((mask >> s) & 1u) {
-                    const int at = next[r] + __popc(mask & ((1u << s) - 1u));
-                    v[r][i] = values[indexed ? a.value_index[at] : at];
+                v[i] = E{};
+                if (mask & (below[i] + 1u)) {
+                    const int at = next[r] + __popc(mask & below[i]);
+                    v[i] = values[indexed ? a.value_index[at] : at];
                 }
             }
+            f[r] = P::pack(v);
             next[r] += __popc(mask);
         }
         return live;
@@ -214,11 +220,11 @@ __device__ __forceinline__ void run_range(const kernel_args<typename P::scalar>&
 #pragma unroll
     for (int s = 0; s < S - 1; ++s) issue(ga + s, s, s < 2 ? cols01 : cols23, s & 1);
     int cols = cols23, half = (S - 1) & 1;  // block ga + S - 1's columns
-    E next_v[kRowGroups][4];
+    frag next_f[kRowGroups];
     unsigned next_live = 0;
     mma::cp_async_wait<S - 2>();
     __syncwarp();
-    if (ga < gb) next_live = fetch(0, next_v);
+    if (ga < gb) next_live = fetch(0, next_f);
     for (int g = ga; g < gb; ++g) {
         const int i = g - ga;
         // Every lane is done with block g - 1's stage: block g + S - 1 goes there.
@@ -230,16 +236,14 @@ __device__ __forceinline__ void run_range(const kernel_args<typename P::scalar>&
         // Blocks g and g + 1 are in, every lane's copies.
         mma::cp_async_wait<S - 2>();
         __syncwarp();
-        E v[kRowGroups][4];
+        frag f[kRowGroups];
 #pragma unroll
-        for (int r = 0; r < kRowGroups; ++r)
-#pragma unroll
-            for (int q = 0; q < 4; ++q) v[r][q] = next_v[r][q];
+        for (int r = 0; r < kRowGroups; ++r) f[r] = next_f[r];
         const unsigned live = next_live;
-        if (g + 1 < gb) next_live = fetch((i + 1) % S, next_v);
+        if (g + 1 < gb) next_live = fetch((i + 1) % S, next_f);
         if (live != 0u)
             P::template multiply<T, kRowGroups>(
-                acc, v, live, reinterpret_cast<const E*>(stages + (i % S) * shape::stage_bytes), shape::row, lane);
+                acc, f, live, reinterpret_cast<const E*>(stages + (i % S) * shape::stage_bytes), shape::row, lane);
     }
     mma::cp_async_wait<0>();
 }
@@ -296,59 +300,64 @@ __global__ void __launch_bounds__(kThreads) blocks_kernel(const kernel_args<type
             for (int t = 0; t < T; ++t)
 #pragma unroll
                 for (int i = 0; i < P::acc_regs; ++i) acc[r][t][i] = Acc(0);
-        if (task < split) {
-            // A window cut into four ranges: each warp counts its range's entries per row,
-            // so that every warp knows where its rows' entries start.
-            const int w = a.schedule[task];
+        // The warp's range of one window: a quarter of a cut window, or a whole one.
+        const bool cut = task < split;
+        int w = -1, ga = 0, gb = 0;
+        int before[kRowGroups] = {0, 0, 0, 0};
+        if (cut) {
+            w = a.schedule[task];
             const int g0 = a.group_start[w], blocks = a.group_start[w + 1] - g0;
-            const int ga = g0 + blocks * warp / kWarps, gb = g0 + blocks * (warp + 1) / kWarps;
+            ga = g0 + blocks * warp / kWarps;
+            gb = g0 + blocks * (warp + 1) / kWarps;
+            // Each warp counts its range's entries per row, so that every warp knows where
+            // its rows' entries start.
             int entries = 0;
             for (int g = ga; g < gb; ++g) entries += __popc(a.masks[std::int64_t(g) * formats::kWindowRows + lane]);
             counts[warp * 32 + lane] = entries;
             __syncthreads();
-            int before[kRowGroups];
 #pragma unroll
-            for (int r = 0; r < kRowGroups; ++r) {
-                before[r] = 0;
+            for (int r = 0; r < kRowGroups; ++r)
                 for (int u = 0; u < warp; ++u) before[r] += counts[u * 32 + 8 * r + (lane >> 2)];
+        } else {
+            const int k = split + (task - split) * kWarps + warp;
+            if (k < a.windows) {
+                w = a.schedule[k];
+                ga = a.group_start[w];
+                gb = a.group_start[w + 1];
             }
-            const int p0 = w * formats::kWindowRows;
-            run_range<P, T>(a, ga, gb, p0, before, j0, stages, lane, acc);
-            __syncthreads();  // every pipeline is done: its stages hold the partial sums now
-            if (warp != 0) {
-                Acc* mine = partials + (warp - 1) * shape::partial_values;
+        }
+        const int p0 = w * formats::kWindowRows;
+        if (w >= 0) run_range<P, T>(a, ga, gb, p0, before, j0, stages, lane, acc);
+        if (!cut) {
+            if (w >= 0) write_c<P, T>(a, p0, j0, lane, acc);
+            continue;
+        }
+        __syncthreads();  // every pipeline is done: its stages hold the partial sums now
+        if (warp != 0) {
+            Acc* mine = partials + (warp - 1) * shape::partial_values;
+#pragma unroll
+            for (int r = 0; r < kRowGroups; ++r)
+#pragma unroll
+                for (int t = 0; t < T; ++t)
+#pragma unroll
+                    for (int i = 0; i < P::acc_regs; ++i)
+                        mine[((r * T + t) * P::acc_regs + i) * 32 + lane] = acc[r][t][i];
+        }
+        __syncthreads();
+        if (warp == 0) {
+            for (int u = 0; u < kWarps - 1; ++u) {
+                const Acc* theirs = partials + u * shape::partial_values;
 #pragma unroll
                 for (int r = 0; r < kRowGroups; ++r)
 #pragma unroll
                     for (int t = 0; t < T; ++t)
 #pragma unroll
                         for (int i = 0; i < P::acc_regs; ++i)
-                            mine[((r * T + t) * P::acc_regs + i) * 32 + lane] = acc[r][t][i];
+                            acc[r][t][i] += theirs[((r * T + t) * P::acc_regs + i) * 32 + lane];
             }
-            __syncthreads();
-            if (warp == 0) {
-                for (int u = 0; u < kWarps - 1; ++u) {
-                    const Acc* theirs = partials + u * shape::partial_values;
-#pragma unroll
-                    for (int r = 0; r < kRowGroups; ++r)
-#pragma unroll
-                        for (int t = 0; t < T; ++t)
-#pragma unroll
-                            for (int i = 0; i < P::acc_regs; ++i)
-                                acc[r][t][i] += theirs[((r * T + t) * P::acc_regs + i) * 32 + lane];
-                }
-                write_c<P, T>(a, p0, j0, lane, acc);
-            }
-            __syncthreads();  // the partials are read before any stage is refilled
-        } else {
-            const int k = split + (task - split) * kWarps + warp;
-            if (k >= a.windows) continue;
-            const int w = a.schedule[k];
-            const int p0 = w * formats::kWindowRows;
-            const int before[kRowGroups] = {0, 0, 0, 0};
-            run_range<P, T>(a, a.group_start[w], a.group_start[w + 1], p0, before, j0, stages, lane, acc);
             write_c<P, T>(a, p0, j0, lane, acc);
         }
+        __syncthreads();  // the partials are read before any stage is refilled
     }
 }
 

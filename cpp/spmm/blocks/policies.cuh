@@ -55,15 +55,15 @@ struct half_policy {
 
     static constexpr int max_tiles = 4;  // 64 accumulators per lane at T = 4
 
+    // A lane's 4 values of a row group, as the MMA's B operand holds them.
+    struct frag {
+        std::uint32_t b[2];
+    };
+    __device__ static frag pack(const E (&v)[4]) { return {{mma::pack(v[0], v[1]), mma::pack(v[2], v[3])}}; }
+
     template <int T, int R>
-    __device__ static void multiply(float (&acc)[R][T][4], const E (&v)[R][4], unsigned live,
-                                    const E* tile, int row, int lane) {
-        std::uint32_t b[R][2];
-#pragma unroll
-        for (int r = 0; r < R; ++r) {
-            b[r][0] = mma::pack(v[r][0], v[r][1]);
-            b[r][1] = mma::pack(v[r][2], v[r][3]);
-        }
+    __device__ static void multiply(float (&acc)[R][T][4], const frag (&f)[R], unsigned live, const E* tile,
+                                    int row, int lane) {
         // ldmatrix.x4.trans: lanes 8j..8j+7 address the rows of matrix j = register j,
         // which holds columns 8(j & 1).. of the tile and slots 8(j >> 1)..
         const int j = lane >> 3;
@@ -74,7 +74,7 @@ struct half_policy {
             mma::ldmatrix_x4_trans(a, base + 16 * t);
 #pragma unroll
             for (int r = 0; r < R; ++r)
-                if ((live >> r) & 1u) mma_of(acc[r][t], a, b[r], E());
+                if ((live >> r) & 1u) mma_of(acc[r][t], a, f[r].b, E());
         }
     }
 };
@@ -93,17 +93,24 @@ struct tf32_policy {
 
     static constexpr int max_tiles = 4;
 
+    struct frag {
+        std::uint32_t b[4];  // TF32 bits of slots q, q + 4 (first MMA), q + 8, q + 12
+    };
+    __device__ static frag pack(const float (&v)[4]) {
+        return {{mma::to_tf32(v[0]), mma::to_tf32(v[1]), mma::to_tf32(v[2]), mma::to_tf32(v[3])}};
+    }
+
     template <int T, int R>
-    __device__ static void multiply(float (&acc)[R][T][4], const float (&v)[R][4], unsigned live,
-                                    const float* tile, int row, int lane) {
+    __device__ static void multiply(float (&acc)[R][T][4], const frag (&f)[R], unsigned live, const float* tile,
+                                    int row, int lane) {
         const int q = lane & 3, g = lane >> 2;
 #pragma unroll
         for (int h = 0; h < 2; ++h) {  // slots 8h .. 8h + 7
             std::uint32_t b[R][2];
 #pragma unroll
             for (int r = 0; r < R; ++r) {
-                b[r][0] = mma::to_tf32(v[r][2 * h]);
-                b[r][1] = mma::to_tf32(v[r][2 * h + 1]);
+                b[r][0] = f[r].b[2 * h];
+                b[r][1] = f[r].b[2 * h + 1];
             }
             const float* lo = tile + (8 * h + q) * row + g;
             const float* hi = lo + 4 * row;
@@ -137,9 +144,14 @@ struct f64_policy {
 
     static constexpr int max_tiles = 4;  // 32 rows x 32 columns of C: 64 registers
 
+    struct frag {
+        E a[4];  // slots q, q + 4, q + 8, q + 12: the A operands of the four k steps
+    };
+    __device__ static frag pack(const E (&v)[4]) { return {{v[0], v[1], v[2], v[3]}}; }
+
     template <int T, int R>
-    __device__ static void multiply(double (&acc)[R][T][2], const E (&v)[R][4], unsigned live,
-                                    const E* tile, int row, int lane) {
+    __device__ static void multiply(double (&acc)[R][T][2], const frag (&f)[R], unsigned live, const E* tile,
+                                    int row, int lane) {
         const E* base = tile + (lane & 3) * row + (lane >> 2);
 #pragma unroll
         for (int h = 0; h < 4; ++h) {  // slots 4h .. 4h + 3
@@ -148,7 +160,7 @@ struct f64_policy {
                 const double b = double(base[4 * h * row + 8 * t]);
 #pragma unroll
                 for (int r = 0; r < R; ++r)
-                    if ((live >> r) & 1u) mma::mma_f64(acc[r][t], double(v[r][h]), b);
+                    if ((live >> r) & 1u) mma::mma_f64(acc[r][t], double(f[r].a[h]), b);
             }
         }
     }
