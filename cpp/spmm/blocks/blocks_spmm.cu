@@ -47,10 +47,11 @@ precision precision_of(const problem& p) {
     }
 }
 
-// Columns of C per MMA tile, and MMA tiles per task at most (policies.cuh: a warp holds
-// 32 rows x 4 tiles of accumulators).
-int tile_width(precision k) { return k == precision::f64 || k == precision::f32_on_f64 ? 8 : 16; }
-constexpr int kMaxTiles = 4;
+// Columns of C per MMA tile, and MMA tiles per task at most (the policies' max_tiles in
+// policies.cuh: a warp holds 32 rows x that many tiles of accumulators).
+bool on_dmma(precision k) { return k == precision::f64 || k == precision::f32_on_f64; }
+int tile_width(precision k) { return on_dmma(k) ? 8 : 16; }
+int max_tiles(precision k) { return on_dmma(k) ? 2 : 4; }
 
 // Windows the kernel cuts over the four warps of a thread block (kernel.cuh): with few
 // windows (a small matrix: the device would wait on their serial chains of blocks) every
@@ -77,7 +78,7 @@ shape shape_of(const problem& p) {
         fail(errc::insufficient_resources, "SpMM blocks: A exceeds 32-bit positions");
     s.kind = precision_of(p);
     const int width = tile_width(s.kind);
-    while (s.tiles < kMaxTiles && std::int64_t(s.tiles) * width < s.n) s.tiles *= 2;
+    while (s.tiles < max_tiles(s.kind) && std::int64_t(s.tiles) * width < s.n) s.tiles *= 2;
     const std::int64_t slice = std::int64_t(s.tiles) * width;
     const std::int64_t slices = (s.n + slice - 1) / slice;
     const std::int64_t windows = (s.m + formats::kWindowRows - 1) / formats::kWindowRows;

@@ -180,31 +180,40 @@ __device__ __forceinline__ void run_range(const kernel_args<typename P::scalar>&
     }
     // A's values of the lane's slots of block `stage`, as MMA operands; the row groups
     // holding any. below[i]: the slots before the lane's i-th (their entries come first).
+    // Positions are computed for every slot and the loads predicated, so the gather has no
+    // branch; the indexed variant (unsorted rows, BSR) is a second copy of it, chosen once.
     unsigned below[4];
 #pragma unroll
     for (int i = 0; i < 4; ++i) below[i] = (1u << P::slot(lane, i)) - 1u;
     using frag = typename P::frag;
+    auto gather = [&](const std::uint16_t* ms, frag (&f)[kRowGroups], auto position) {
+#pragma unroll
+        for (int r = 0; r < kRowGroups; ++r) {
+            const unsigned mask = ms[8 * r + (lane >> 2)];
+            E v[4];
+#pragma unroll
+            for (int i = 0; i < 4; ++i) {
+                const bool has = (mask & (below[i] + 1u)) != 0u;
+                const int at = next[r] + __popc(mask & below[i]);
+                v[i] = E{};
+                if (has) v[i] = values[position(at)];
+            }
+            f[r] = P::pack(v);
+            next[r] += __popc(mask);
+        }
+    };
     auto fetch = [&](int stage, frag (&f)[kRowGroups]) {
         const std::uint16_t* ms =
             reinterpret_cast<const std::uint16_t*>(stages + stage * shape::stage_bytes + shape::tile_bytes);
         const unsigned rows_live = __ballot_sync(kFull, ms[lane] != 0);
         unsigned live = 0;
 #pragma unroll
-        for (int r = 0; r < kRowGroups; ++r) {
+        for (int r = 0; r < kRowGroups; ++r)
             if ((rows_live >> (8 * r)) & 0xffu) live |= 1u << r;
-            const unsigned mask = ms[8 * r + (lane >> 2)];
-            E v[4];
-#pragma unroll
-            for (int i = 0; i < 4; ++i) {
-                v[i] = E{};
-                if (mask & (below[i] + 1u)) {
-                    const int at = next[r] + __popc(mask & below[i]);
-                    v[i] = values[indexed ? a.value_index[at] : at];
-                }
-            }
-            f[r] = P::pack(v);
-            next[r] += __popc(mask);
-        }
+        if (indexed)
+            gather(ms, f, [&](int at) { return a.value_index[at]; });
+        else
+            gather(ms, f, [](int at) { return at; });
         return live;
     };
 
@@ -220,11 +229,14 @@ __device__ __forceinline__ void run_range(const kernel_args<typename P::scalar>&
 #pragma unroll
     for (int s = 0; s < S - 1; ++s) issue(ga + s, s, s < 2 ? cols01 : cols23, s & 1);
     int cols = cols23, half = (S - 1) & 1;  // block ga + S - 1's columns
+    // With P::prefetch the values of block g + 1 are gathered while block g multiplies
+    // (their latency hidden by a block's work, at the registers of a second set);
+    // without, right before their own MMAs.
     frag next_f[kRowGroups];
     unsigned next_live = 0;
     mma::cp_async_wait<S - 2>();
     __syncwarp();
-    if (ga < gb) next_live = fetch(0, next_f);
+    if (P::prefetch && ga < gb) next_live = fetch(0, next_f);
     for (int g = ga; g < gb; ++g) {
         const int i = g - ga;
         // Every lane is done with block g - 1's stage: block g + S - 1 goes there.
@@ -237,10 +249,15 @@ __device__ __forceinline__ void run_range(const kernel_args<typename P::scalar>&
         mma::cp_async_wait<S - 2>();
         __syncwarp();
         frag f[kRowGroups];
+        unsigned live;
+        if constexpr (P::prefetch) {
 #pragma unroll
-        for (int r = 0; r < kRowGroups; ++r) f[r] = next_f[r];
-        const unsigned live = next_live;
-        if (g + 1 < gb) next_live = fetch((i + 1) % S, next_f);
+            for (int r = 0; r < kRowGroups; ++r) f[r] = next_f[r];
+            live = next_live;
+            if (g + 1 < gb) next_live = fetch((i + 1) % S, next_f);
+        } else {
+            live = fetch(i % S, f);
+        }
         if (live != 0u)
             P::template multiply<T, kRowGroups>(
                 acc, f, live, reinterpret_cast<const E*>(stages + (i % S) * shape::stage_bytes), shape::row, lane);
@@ -404,13 +421,16 @@ void launch_tiles(const product& x) {
            args_of<typename P::scalar>(x));
 }
 
-// The kernel for the product's tiles per task (1, 2 or 4 MMA tiles of columns).
+// The kernel for the product's tiles per task (1, 2 or 4 MMA tiles of columns, at most
+// the policy's max_tiles: blocks_spmm.cu sizes the tasks the same way).
 template <class P>
 void launch_policy(const product& x) {
     switch (x.tiles) {
     case 1: return launch_tiles<P, 1>(x);
     case 2: return launch_tiles<P, 2>(x);
-    default: return launch_tiles<P, 4>(x);
+    default:
+        if constexpr (P::max_tiles >= 4) return launch_tiles<P, 4>(x);
+        fail(errc::internal_error, "SpMM blocks: more tiles than the policy holds");
     }
 }
 

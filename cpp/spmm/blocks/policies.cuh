@@ -54,6 +54,7 @@ struct half_policy {
     __device__ static int acc_col(int lane, int i) { return (lane >> 2) + 8 * (i >> 1); }
 
     static constexpr int max_tiles = 4;  // 64 accumulators per lane at T = 4
+    static constexpr bool prefetch = true;  // gather the next block's values a block ahead
 
     // A lane's 4 values of a row group, as the MMA's B operand holds them.
     struct frag {
@@ -92,6 +93,7 @@ struct tf32_policy {
     __device__ static int acc_col(int lane, int i) { return (lane >> 2) + 8 * (i >> 1); }
 
     static constexpr int max_tiles = 4;
+    static constexpr bool prefetch = true;
 
     struct frag {
         std::uint32_t b[4];  // TF32 bits of slots q, q + 4 (first MMA), q + 8, q + 12
@@ -142,7 +144,11 @@ struct f64_policy {
     __device__ static int acc_row(int lane, int) { return lane >> 2; }
     __device__ static int acc_col(int lane, int i) { return 2 * (lane & 3) + i; }
 
-    static constexpr int max_tiles = 4;  // 32 rows x 32 columns of C: 64 registers
+    // 32 rows x 16 columns of C: 32 registers of accumulators, which leave room for the
+    // gathered values and 3 thread blocks per SM.
+    static constexpr int max_tiles = 2;
+    // 8-byte values: a second set would cost 32 registers and an SM's third thread block.
+    static constexpr bool prefetch = sizeof(E) < 8;
 
     struct frag {
         E a[4];  // slots q, q + 4, q + 8, q + 12: the A operands of the four k steps
