@@ -210,10 +210,15 @@ typedef enum {
 /**
  * SpMM algorithms. The first ten values equal cusparseSpMMAlg_t.
  *  - TCS_SPMM_ALG_DEFAULT: for a CSR A, the CSR family (row-split, merge-path or
- *    CSR-vector, by a rule measured on the H100: docs/algorithms/spmm-csr.md); for a BSR
- *    A the tensor-core block family. (The rule that would let DEFAULT take the block
- *    family for a blocky CSR A after preprocess is written but off in this version,
- *    pending its measurement: docs/algorithms/spmm-blocks.md.)
+ *    CSR-vector, by a rule measured on the H100: docs/algorithms/spmm-csr.md), or, after
+ *    tcsSpMM_preprocess, the tensor-core block family where it was measured to pay: opA
+ *    NON_TRANSPOSE, n >= 32, 2^20 entries or more with sorted columns and no duplicate,
+ *    and enough nonzeros of A per row of op(B) that a block loads (4 for fp16/bf16 data,
+ *    8 for fp32/fp64; docs/algorithms/spmm-blocks.md). Only then does preprocess run the
+ *    block analysis (and its one wait), and the buffer size is the larger of both
+ *    families'; the block family rounds as its precision table says (fp32 data on DMMA:
+ *    fp64 sums). Without preprocess, DEFAULT is the CSR family. For a BSR A: the block
+ *    family.
  *  - CSR_ALG1, CSR_ALG2, CSR_ALG3: the CSR family's own rule (DEFAULT's for CSR A); CSR
  *    A only.
  *  - TCS_SPMM_CSR_ROWSPLIT, TCS_SPMM_CSR_MERGE: one CSR kernel family; CSR A only.
@@ -979,10 +984,11 @@ TCS_API tcsStatus_t tcsSpMM_bufferSize(tcsHandle_t handle, tcsOperation_t opA,
  *  row tcsSpMM shares each load of B among the rows of a run
  *  (docs/algorithms/spmm-csr.md). Without long rows or runs to count (merge-path,
  *  CSR-vector) it does not wait.
- *  The block family (TCS_SPMM_BSR_TC, BSR A) builds its format on the GPU (rows in A's
- *  order or in an order that groups rows with similar columns, whichever needs fewer
- *  blocks; see tcsSpMM_getBlockCounts) and waits once to read the block counts; it
- *  returns NOT_SUPPORTED when a row of A holds a column twice.
+ *  The block family (TCS_SPMM_BSR_TC, BSR A, and DEFAULT where it considers the blocks)
+ *  builds its format on the GPU (rows in A's order or in an order that groups rows with
+ *  similar columns, whichever needs fewer blocks; see tcsSpMM_getBlockCounts) and waits
+ *  once to read the block counts; the block algorithm returns NOT_SUPPORTED when a row
+ *  of A holds a column twice (DEFAULT then keeps the CSR family, which sums them).
  *  Capturable in a CUDA graph: while the stream is being captured it does not wait; the
  *  CSR family then plans the long rows' blocks from a bound and runs without runs (C is
  *  bitwise the same), and the block family's counts stay unread (tcsSpMM_getBlockCounts
@@ -1006,7 +1012,8 @@ TCS_API tcsStatus_t tcsSpMM(tcsHandle_t handle, tcsOperation_t opA, tcsOperation
 
 /**
  * tcsparse-specific: what the block family's analysis found in matA at its last
- * tcsSpMM_preprocess (TCS_SPMM_BSR_TC, or a BSR matA). The format cuts the rows, in an order, into windows of
+ * tcsSpMM_preprocess (TCS_SPMM_BSR_TC, a BSR matA, or DEFAULT where it analysed the
+ * blocks). The format cuts the rows, in an order, into windows of
  * *blockRows (32) rows and the distinct columns of each window into blocks of
  * *blockCols (16); *blocksNatural counts the blocks with the rows in A's order,
  * *blocksReordered with the rows ordered by two min-hashes of their columns (rows with
@@ -1016,8 +1023,8 @@ TCS_API tcsStatus_t tcsSpMM(tcsHandle_t handle, tcsOperation_t opA, tcsOperation
  * only the rounding). The fill, the share of stored entries in the blocks' elements, is
  * E / (*blocksUsed * *blockRows * *blockCols) with E = nnz (BSR: every block element).
  * *usesBlocks is 1 when tcsSpMM on the preprocessed buffer computes with the block
- * family (always, in this version; 0 is reserved for DEFAULT once it can choose either
- * family). Host only, no GPU work. Statuses: SUCCESS;
+ * family, 0 when DEFAULT analysed the blocks and kept the CSR family (TCS_SPMM_ALG_DEFAULT).
+ * Host only, no GPU work. Statuses: SUCCESS;
  * INVALID_VALUE (NULL matA or output); NOT_INITIALIZED (matA not a sparse descriptor, or
  * no block analysis on it: never preprocessed that way, or preprocessed while the stream
  * was being captured).

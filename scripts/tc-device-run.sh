@@ -4,7 +4,7 @@
 # each with its own time limit, results under $OUT with a short summary printed last.
 #
 #   scripts/tc-device-run.sh STEP...
-#     test-blocks | test-tiles      the GPU test program, quick sizes
+#     test-blocks | test-tiles      the GPU test program, quick sizes (full-test-*: full sizes)
 #     memcheck-blocks | memcheck-tiles   the same under compute-sanitizer memcheck
 #     racecheck-blocks | racecheck-tiles
 #     bench-blocks                  spmm_blocks at n = 32 and 128, fp16 and fp64, on the
@@ -12,7 +12,8 @@
 #     bench-tiles                   every SpGEMM algorithm beside cuSPARSE (TCS_TC_TILES_SEL)
 #     ncu-blocks                    Nsight Compute sections of the block kernel
 #     ncu-tiles                     per-kernel time of the tile pipeline
-#     sass                          HMMA/DMMA per kernel of the two families
+#     sass                          HMMA/DMMA in the whole library (slow: minutes)
+#     sass-blocks                   HMMA/DMMA in each block SpMM kernel
 #
 # From the repository root on the GPU machine, with .deps/ (cmocka) and .matrices/ carried.
 # TCS_GPU_BUILD=DIR names the build folder (default build-gpu); TCS_TC_NO_BUILD=1 runs the
@@ -42,9 +43,10 @@ blocks_sel=${TCS_TC_BLOCKS_SEL:-'stencil27_d3_30|dense_blocks_131k_b8|banded_400
 tiles_sel=${TCS_TC_TILES_SEL:-'stencil27_d3_30|dense_blocks_131k_b8|banded_400k_hb12|bcsstk16|bcsstk13|lock1074|mbeacxc'}
 for step in "$@"; do
   case $step in
-  test-blocks|test-tiles)
-    t=gpu_spmm_blocks; [ $step = test-tiles ] && t=gpu_spgemm_tiles
-    TCS_TEST_QUICK=1 timeout 200 $b/tests/$t > "$out/$step.log" 2>&1
+  test-blocks|test-tiles|full-test-blocks|full-test-tiles)
+    t=gpu_spmm_blocks; [ ${step##*-} = tiles ] && t=gpu_spgemm_tiles
+    quick=1; [ ${step%%-*} = full ] && quick=
+    TCS_TEST_QUICK=$quick timeout 300 $b/tests/$t > "$out/$step.log" 2>&1
     stamp "$step: exit $? $(grep -E '\[  PASSED|\[  FAILED' "$out/$step.log" | tr '\n' ' ' | cut -c1-200)" ;;
   memcheck-*|racecheck-*)
     tool=${step%%-*}; t=gpu_spmm_blocks; [ ${step#*-} = tiles ] && t=gpu_spgemm_tiles
@@ -53,7 +55,7 @@ for step in "$@"; do
     stamp "$step: exit $? $(grep -E 'ERROR SUMMARY|RACECHECK SUMMARY' "$out/$step.log" | tail -n 1)" ;;
   bench-blocks)
     TCS_BENCH_RUNS=${TCS_TC_RUNS:-3} timeout 300 $b/bench/tcs_bench \
-      --benchmark_filter="^spmm_blocks/(fp16|fp64)/row/n(32|128)/($blocks_sel)/(blocks|csr|cusparse|tcsparse|cusparse_bell(8|16|32))/" \
+      --benchmark_filter="^spmm_blocks/(${TCS_TC_BLOCKS_TYPES:-fp16|fp64})/row/n(32|128)/($blocks_sel)/(blocks|csr|cusparse|tcsparse|cusparse_bell(8|16|32))/" \
       --benchmark_out="$out/blocks.json" --benchmark_out_format=json > "$out/bench-blocks.log" 2>&1
     stamp "bench-blocks: exit $?"
     python3 scripts/perf_report.py "$out/blocks.json" --out "$out/perf-blocks" > /dev/null 2>&1
@@ -65,17 +67,26 @@ for step in "$@"; do
     python3 scripts/perf_report.py "$out/tiles.json" --out "$out/perf-tiles" > /dev/null 2>&1
     grep -E 'geomean' "$out/perf-tiles/spgemm_algorithms.md" | tee -a "$out/summary.txt" ;;
   ncu-blocks)
-    TCS_BENCH_RUNS=1 timeout 200 ncu --clock-control none -k regex:blocks_kernel --launch-count 6 \
-      --section SpeedOfLight --section Occupancy --section WarpStateStats --section LaunchStats \
-      --section MemoryWorkloadAnalysis $b/bench/tcs_bench \
-      --benchmark_filter='^spmm_blocks/(fp16|fp64)/row/n32/(stencil27_d3_30|Dubcova1)/blocks/' \
-      > "$out/ncu-blocks.txt" 2>&1
-    stamp "ncu-blocks: exit $?" ;;
+    for f in ${TCS_TC_NCU_BLOCKS:-fp16/row/n32/stencil27_d3_30 fp64/row/n32/stencil27_d3_30 fp16/row/n32/Dubcova1}; do
+      TCS_BENCH_RUNS=1 timeout 100 ncu --clock-control none -k regex:blocks_kernel --launch-skip 1 --launch-count 1 \
+        --section SpeedOfLight --section Occupancy --section WarpStateStats --section LaunchStats \
+        --section MemoryWorkloadAnalysis --section SchedulerStats --metrics 'regex:smsp__average_warps_issue_stalled_.*_per_issue_active\.ratio',smsp__inst_executed.sum \
+        $b/bench/tcs_bench --benchmark_filter="^spmm_blocks/$f/blocks/" >> "$out/ncu-blocks.txt" 2>&1
+    done
+    stamp "ncu-blocks: exit $? $(grep -E 'Duration' "$out/ncu-blocks.txt" | tr -s ' ' | tr '\n' ' ')" ;;
   ncu-tiles)
     TCS_BENCH_RUNS=1 timeout 200 ncu --clock-control none --metrics gpu__time_duration.sum --csv \
       --log-file "$out/ncu-tiles.csv" $b/bench/tcs_bench \
       --benchmark_filter='^spgemm/fp64/(stencil27_d3_30|bcsstk16|lock1074)/tcsparse(_tile_tc)?/' > /dev/null 2>&1
     stamp "ncu-tiles: exit $?" ;;
+  sass-blocks)
+    for k in 11half_policyI6__halfEELi1 11half_policyI6__halfEELi2 11half_policyI6__halfEELi4 \
+             11half_policyI13__nv_bfloat16EELi2 11tf32_policyELi2 10f64_policyIdEELi1 10f64_policyIdEELi2 \
+             10f64_policyIfEELi2; do
+      f=_ZN3tcs4spmm6blocks13blocks_kernelINS1_${k}EEEvNS1_11kernel_argsINT_6scalarEEE
+      echo "$k: $(cuobjdump -sass -fun "$f" $b/lib/libtcsparse.so 2>/dev/null | grep -c -E '\b(HMMA|DMMA)') HMMA/DMMA"
+    done > "$out/sass-blocks.txt"
+    stamp "sass-blocks: $(tr '\n' ' ' < "$out/sass-blocks.txt")" ;;
   sass)
     cuobjdump --dump-sass $b/lib/libtcsparse.so > /tmp/sass.txt 2>/dev/null
     { echo "HMMA/DMMA total: $(grep -c -E '\bHMMA|\bDMMA' /tmp/sass.txt)"

@@ -878,30 +878,41 @@ static void test_reorder_on_off(void** state) {
  * A is always computed by the block family. */
 static void test_default_rule(void** state) {
     (void)state;
-    tcst_csr blocky, graph;
-    generated(tcst_gen_dense_blocks(4000, 4000, 8, 0.02, tcst_rng_next(&fx.rng), &blocky));
-    generated(tcst_gen_rmat(12, 8, 0.57, 0.19, 0.19, tcst_rng_next(&fx.rng), &graph));
+    /* DEFAULT analyses only matrices of 2^20 entries or more at 32 columns or more, and
+     * takes the blocks where a row of op(B) serves enough nonzeros (select.hpp): the band
+     * of half-width 12 (about 14 per row of op(B)) in every precision, an R-MAT graph
+     * (about 1) in none; a small blocky matrix is not analysed at all. */
+    tcst_csr band, graph, small;
+    generated(tcst_gen_banded(48000, 12, tcst_rng_next(&fx.rng), &band));
+    generated(tcst_gen_rmat(17, 10, 0.57, 0.19, 0.19, tcst_rng_next(&fx.rng), &graph));
+    generated(tcst_gen_dense_blocks(4000, 4000, 8, 0.02, tcst_rng_next(&fx.rng), &small));
+    assert_true(band.nnz >= (1 << 20) && graph.nnz >= (1 << 20) && small.nnz < (1 << 20));
     for (int type = FP16; type <= FP64; type += FP64 - FP16) {
         spmm_case sc = plain_case(type, 32);
         sc.alg = TCS_SPMM_ALG_DEFAULT;
-        sc.matrix = "dense blocks 4000";
-        const int on_blocks = check_case(&blocky, &sc);
-        sc.matrix = "rmat 4096";
+        sc.matrix = "band 48000, half-width 12";
+        const int on_band = check_case(&band, &sc);
+        sc.matrix = "rmat 2^17";
         const int on_graph = check_case(&graph, &sc);
-        if (on_blocks == -1) {
+        sc.matrix = "dense blocks 4000";
+        const int on_small = check_case(&small, &sc);
+        if (on_band == -1) {
             if (on_graph != -1) fail_msg("%s", describe(&sc, "DEFAULT analysed one matrix only"));
             printf("  DEFAULT does not consider the block family in this build (CSR family)\n");
         } else {
-            if (on_blocks != 1) fail_msg("%s", describe(&sc, "DEFAULT did not take the blocks"));
+            if (on_band != 1) fail_msg("%s", describe(&sc, "DEFAULT did not take the blocks"));
             if (on_graph != 0) fail_msg("%s", describe(&sc, "DEFAULT took the blocks"));
         }
+        if (on_small != -1) fail_msg("%s", describe(&sc, "DEFAULT analysed a matrix under 2^20 entries"));
+        sc.alg = TCS_SPMM_ALG_DEFAULT;
         sc.matrix = "dense blocks 4000 as BSR 8 x 8";
         sc.bsr = 1;
         sc.rbs = sc.cbs = 8;
-        if (check_case(&blocky, &sc) != 1) fail_msg("%s", describe(&sc, "BSR not on the blocks"));
+        if (check_case(&small, &sc) != 1) fail_msg("%s", describe(&sc, "BSR not on the blocks"));
     }
-    tcst_csr_free(&blocky);
+    tcst_csr_free(&band);
     tcst_csr_free(&graph);
+    tcst_csr_free(&small);
 }
 
 /* Unsorted columns (sorted through value_index) and rows holding a column twice: the

@@ -1,18 +1,17 @@
 // The rule behind TCS_SPMM_ALG_DEFAULT for a CSR A: the block family (blocks/, tensor
 // cores) or the CSR family (csr/, its own rule among its kernels). Blocks pay where the
 // rows of a 32-row window share most of their columns, so that each row of op(B) a
-// block loads serves many nonzeros; on unstructured graphs a block holds one or two
-// nonzeros per column and the CSR kernels win. The rule has two stages:
+// block loads serves many nonzeros, and where the matrix is large enough that the
+// block kernel's longer chain of dependent loads per window is hidden by many windows;
+// on unstructured graphs a block holds one or two nonzeros per column, and on small
+// matrices the CSR kernels finish first. The rule has two stages:
 //   - blocks_may_pay, from sizes, types, operations and the device only: whether the
 //     blocks are worth analysing at all. Where it says no, DEFAULT is exactly the CSR
 //     family: same buffer size, same preprocess (no wait added), same results;
 //   - blocks_pay, after preprocess built the format and read its counts back: the
-//     measured threshold on the rows of op(B) loaded per nonzero.
-// The constants are first guesses from the format's statistics (docs/algorithms/
-// spmm-blocks.md): no GPU time was left to measure them when the family landed, so
-// DEFAULT does not consider the blocks yet (kDefaultConsidersBlocks); the bench family
-// spmm_blocks measures DEFAULT, the block and the CSR family side by side for the
-// decision.
+//     nonzeros per row of op(B) loaded, against a threshold per precision.
+// The thresholds come from the H100/H200 runs of the bench family spmm_blocks (DEFAULT,
+// the block and the CSR family side by side; docs/algorithms/spmm-blocks.md, "DEFAULT").
 #pragma once
 
 #include "spmm/spmm.hpp"
@@ -21,35 +20,45 @@
 
 namespace tcs::spmm {
 
-// Whether DEFAULT considers the block family at all. Off until the rule below is
-// measured on the H100: DEFAULT is then exactly the CSR family (buffer size, preprocess
-// without the block analysis, results), and the block family computes only when asked
-// for (TCS_SPMM_BSR_TC, BSR matrices). DEFAULT's smaller format (blocks_spmm.cu,
-// capacity_of) is tested in tests/blocks_emulation whatever this says; the choice itself
-// and usesBlocks in gpu_spmm_blocks' test_default_rule once this is on.
-inline constexpr bool kDefaultConsidersBlocks = false;
+// Whether DEFAULT considers the block family at all (a switch for diagnosis: off,
+// DEFAULT is exactly the CSR family).
+inline constexpr bool kDefaultConsidersBlocks = true;
 
 // Fewest columns of C for which the blocks are considered: below, the MMA tiles (16
 // columns, 8 for fp64) are mostly padding and the CSR family's one-column and narrow
-// kernels are faster.
-inline constexpr std::int64_t kBlocksMinColumns = 8;
+// kernels are faster; 32 is the narrowest width measured to pay.
+inline constexpr std::int64_t kBlocksMinColumns = 32;
+
+// Fewest entries of A: the small matrices of the measurements (up to 0.3M entries) ran
+// 1.3-3x faster on the CSR family at every width and precision.
+inline constexpr std::int64_t kBlocksMinEntries = std::int64_t(1) << 20;
 
 // Nonzeros per row of op(B) loaded, at least: the blocks read a row of op(B) once per
-// window that has its column, the CSR kernels once per nonzero.
-inline constexpr double kBlocksMinReuse = 2.0;
+// window that has its column, the CSR kernels once per nonzero. 16-bit data (one HMMA
+// per tile) pays from 4 (the band of half-width 4 at 7.2, the 3-unknown stencil at 7.1);
+// DMMA's work per block is eight times HMMA's per byte of op(B), and the stencil at 7.1
+// ran 0.83x the CSR family in fp64: 8 (dense 8x8 blocks at 8.6, the band of half-width
+// 12 at 14).
+inline constexpr double kBlocksMinReuseHalf = 4.0;
+inline constexpr double kBlocksMinReuseWide = 8.0;
+
+inline double blocks_min_reuse(const problem& p) {
+    const value_type t = p.a.type;
+    return t == value_type::f16 || t == value_type::bf16 ? kBlocksMinReuseHalf : kBlocksMinReuseWide;
+}
 
 inline bool blocks_may_pay(const problem& p) {
     return kDefaultConsidersBlocks && p.alg == algorithm::families && !p.a_is_bsr && !p.trans_a &&
-           p.device != nullptr && p.device->cc_major >= 8 && p.c.cols >= kBlocksMinColumns && p.a.nnz > 0 &&
-           p.a.nnz < (std::int64_t(1) << 31) - 1;
+           p.device != nullptr && p.device->cc_major >= 8 && p.c.cols >= kBlocksMinColumns &&
+           p.a.nnz >= kBlocksMinEntries && p.a.nnz < (std::int64_t(1) << 31) - 1;
 }
 
 // Counted (not while capturing), built (it fitted DEFAULT's capacity, which needs
 // sorted rows), no duplicate entries, and enough nonzeros per row of op(B) loaded.
-inline bool blocks_pay(const problem&, const block_counts& c) {
+inline bool blocks_pay(const problem& p, const block_counts& c) {
     if (c.blocks < 0 || !c.built || c.duplicates != 0 || c.unsorted_rows != 0 || c.distinct <= 0)
         return false;
-    return double(c.entries) >= kBlocksMinReuse * double(c.distinct);
+    return double(c.entries) >= blocks_min_reuse(p) * double(c.distinct);
 }
 
 }  // namespace tcs::spmm

@@ -97,8 +97,8 @@ struct carved {
 
 // What the format must hold. For the block algorithm (TCS_SPMM_BSR_TC, BSR A) any
 // matrix: group_bound blocks and value_index. For DEFAULT, which keeps the blocks only
-// where a row of op(B) serves at least kBlocksMinReuse nonzeros (select.hpp), only the
-// blocks such a matrix can have (at most E / kBlocksMinReuse distinct columns over the
+// where a row of op(B) serves at least blocks_min_reuse nonzeros (select.hpp), only the
+// blocks such a matrix can have (at most E / blocks_min_reuse distinct columns over the
 // windows), and no value_index (rows with unsorted columns go to the CSR family): the
 // buffer DEFAULT asks for stays near A's own size. A matrix beyond that capacity is
 // counted, not built, and computed by the CSR family.
@@ -107,7 +107,7 @@ formats::block_capacity capacity_of(const problem& p, const shape& s) {
     formats::block_capacity cap;
     cap.blocks = formats::group_bound(s.entries, windows);
     if (p.alg == algorithm::families) {
-        const auto distinct = std::int64_t(double(s.entries) / kBlocksMinReuse);
+        const auto distinct = std::int64_t(double(s.entries) / blocks_min_reuse(p));
         cap.blocks = std::min(cap.blocks, formats::group_bound(distinct, windows));
         cap.value_index = false;
     }
