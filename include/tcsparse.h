@@ -212,13 +212,12 @@ typedef enum {
  *  - TCS_SPMM_ALG_DEFAULT: for a CSR A, the CSR family (row-split, merge-path or
  *    CSR-vector, by a rule measured on the H100: docs/algorithms/spmm-csr.md), or, after
  *    tcsSpMM_preprocess, the tensor-core block family where it was measured to pay: opA
- *    NON_TRANSPOSE, n >= 32, 2^20 entries or more with sorted columns and no duplicate,
- *    and enough nonzeros of A per row of op(B) that a block loads (4 for fp16/bf16 data,
- *    8 for fp32/fp64; docs/algorithms/spmm-blocks.md). Only then does preprocess run the
- *    block analysis (and its one wait), and the buffer size is the larger of both
- *    families'; the block family rounds as its precision table says (fp32 data on DMMA:
- *    fp64 sums). Without preprocess, DEFAULT is the CSR family. For a BSR A: the block
- *    family.
+ *    NON_TRANSPOSE, fp16, bf16 or fp64 data, n >= 32, 2^20 entries or more with sorted
+ *    columns and no duplicate, and enough nonzeros of A per row of op(B) that a block
+ *    loads (4 for fp16/bf16, 8 for fp64; docs/algorithms/spmm-blocks.md). Only then does
+ *    preprocess run the block analysis (and its one wait), and the buffer size is the
+ *    larger of both families'. Without preprocess, and for fp32 data, DEFAULT is the CSR
+ *    family. For a BSR A: the block family.
  *  - CSR_ALG1, CSR_ALG2, CSR_ALG3: the CSR family's own rule (DEFAULT's for CSR A); CSR
  *    A only.
  *  - TCS_SPMM_CSR_ROWSPLIT, TCS_SPMM_CSR_MERGE: one CSR kernel family; CSR A only.

@@ -36,8 +36,8 @@ inline constexpr std::int64_t kBlocksMinEntries = std::int64_t(1) << 20;
 // Nonzeros per row of op(B) loaded, at least: the blocks read a row of op(B) once per
 // window that has its column, the CSR kernels once per nonzero. 16-bit data (one HMMA
 // per tile) pays from 4 (the band of half-width 4 at 7.2, the 3-unknown stencil at 7.1);
-// DMMA's work per block is eight times HMMA's per byte of op(B), and the stencil at 7.1
-// ran 0.83x the CSR family in fp64: 8 (dense 8x8 blocks at 8.6, the band of half-width
+// fp64 (DMMA's work per block is eight times HMMA's per byte of op(B); the stencil at
+// 7.1 ran 0.83x the CSR family) from 8 (dense 8x8 blocks at 8.6, the band of half-width
 // 12 at 14).
 inline constexpr double kBlocksMinReuseHalf = 4.0;
 inline constexpr double kBlocksMinReuseWide = 8.0;
@@ -47,8 +47,16 @@ inline double blocks_min_reuse(const problem& p) {
     return t == value_type::f16 || t == value_type::bf16 ? kBlocksMinReuseHalf : kBlocksMinReuseWide;
 }
 
+// Data types whose block kernels were measured to pay: fp16, bf16 (HMMA) and fp64 (DMMA).
+// fp32 data on DMMA (widened, the default math) ran 0.62-1.04x the CSR family even on
+// the blockiest matrices (the CSR kernels move half fp64's bytes); TF32 is unmeasured.
+inline bool blocks_type_pays(value_type t) {
+    return t == value_type::f16 || t == value_type::bf16 || t == value_type::f64;
+}
+
 inline bool blocks_may_pay(const problem& p) {
     return kDefaultConsidersBlocks && p.alg == algorithm::families && !p.a_is_bsr && !p.trans_a &&
+           blocks_type_pays(p.a.type) &&
            p.device != nullptr && p.device->cc_major >= 8 && p.c.cols >= kBlocksMinColumns &&
            p.a.nnz >= kBlocksMinEntries && p.a.nnz < (std::int64_t(1) << 31) - 1;
 }
