@@ -10,10 +10,13 @@
 // from the pattern alone; the values are packed separately, so that new values on the
 // same pattern cost one gather.
 //
-// Conversion on the GPU, one group of 8 lanes per panel (a lane per row), 4 panels per
-// warp: the rows' tile columns are merged (sorted rows advance a cursor; a row whose
-// columns are unsorted is rescanned for each tile column, which is correct for any order
-// and slow only for long unsorted rows). Duplicate entries in a row are not allowed
+// Conversion on the GPU, one pass, a warp per panel (4 lanes per row, each taking every
+// fourth entry of its row): the rows' tile columns are merged, one tile per step (sorted
+// rows advance a cursor; a row whose columns are unsorted is rescanned for each tile
+// column, which is correct for any order and slow only for long unsorted rows). A panel
+// has at most as many tiles as entries, so its tiles go to the slots of its entries'
+// positions [first, ...) with no count pass and no scan; the tile array then has gaps
+// between panels, and each panel's tiles are named by a range. Duplicate entries in a row are not allowed
 // (as in cuSPARSE): they share one bit, so one of their values is used, and nothing is
 // read or written out of bounds.
 #pragma once
@@ -38,23 +41,26 @@ struct alignas(16) bitmap_tile {
     int offset;          // position of the tile's first value in the packed array
 };
 
-// A matrix as tiles. Panel p holds tiles [ptr[p], ptr[p+1]) (absolute indices into
-// `tiles`, which may be shared by two matrices).
+// The tiles [begin, end) of one panel.
+struct alignas(8) tile_range {
+    int begin;
+    int end;
+};
+
+// A matrix as tiles. Panel p holds tiles [range[p].begin, range[p].end) (absolute indices into
+// `tiles`, which may be shared by two matrices; panels leave gaps between them).
 struct tile_view {
     std::int64_t rows = 0, cols = 0;
     int panels = 0;                      // ceil(rows / 8)
-    const int* ptr = nullptr;            // panels + 1
+    const tile_range* range = nullptr;         // panels
     const bitmap_tile* tiles = nullptr;
 };
 
 inline int panels_of(std::int64_t rows) { return int((rows + kTileDim - 1) / kTileDim); }
 inline std::int64_t tile_cols_of(std::int64_t cols) { return (cols + kTileDim - 1) / kTileDim; }
 
-// Most tiles a matrix can have: one per entry, and no more than its grid of tiles.
-inline std::int64_t max_tiles(const csr_view& m) {
-    const std::int64_t grid = std::int64_t(panels_of(m.rows)) * tile_cols_of(m.cols);
-    return m.nnz < grid ? m.nnz : grid;
-}
+// The tile slots a matrix's conversion needs: one per entry (fill_tiles).
+inline std::int64_t tile_slots(const csr_view& m) { return m.nnz; }
 
 // ---- bit arithmetic of tiles ------------------------------------------------------
 
@@ -75,20 +81,33 @@ __host__ __device__ constexpr unsigned row_byte(std::uint64_t bits, int r) {
     return unsigned(bits >> (kTileDim * r)) & 0xFFu;
 }
 
+// Byte j of x in all four bytes.
+__host__ __device__ inline std::uint32_t replicate_byte(std::uint32_t x, int j) {
+#ifdef __CUDA_ARCH__
+    return __byte_perm(x, 0, 0x1111u * unsigned(j));
+#else
+    return ((x >> (8 * j)) & 0xFFu) * 0x01010101u;
+#endif
+}
+
 // The pattern of the product of two tiles: row r of C holds row k of B wherever A(r, k)
-// is stored. Symbolic: cancellation does not remove an element.
+// is stored. Symbolic: cancellation does not remove an element. On 32-bit halves (rows
+// 0..3 and 4..7): per k, the rows of A holding column k as a byte mask, ANDed with B's
+// row k replicated (one byte permute).
 __host__ __device__ inline std::uint64_t pattern_product(std::uint64_t a, std::uint64_t b) {
-    constexpr std::uint64_t column0 = 0x0101010101010101ull;  // element (r, 0) of every row
-    std::uint64_t c = 0;
+    constexpr std::uint32_t column0 = 0x01010101u;  // element (r, 0) of rows 0..3 (or 4..7)
+    const std::uint32_t a_lo = std::uint32_t(a), a_hi = std::uint32_t(a >> 32);
+    const std::uint32_t b_lo = std::uint32_t(b), b_hi = std::uint32_t(b >> 32);
+    std::uint32_t c_lo = 0, c_hi = 0;
 #ifdef __CUDA_ARCH__
 #pragma unroll
 #endif
     for (int k = 0; k < kTileDim; ++k) {
-        const std::uint64_t rows_with_k = ((a >> k) & column0) * 0xFFull;  // bytes r with A(r, k)
-        const std::uint64_t row_k = std::uint64_t(row_byte(b, k)) * column0;  // B's row k, everywhere
-        c |= rows_with_k & row_k;
+        const std::uint32_t row_k = replicate_byte(k < 4 ? b_lo : b_hi, k & 3);  // B's row k
+        c_lo |= (((a_lo >> k) & column0) * 0xFFu) & row_k;  // rows 0..3 with A(r, k)
+        c_hi |= (((a_hi >> k) & column0) * 0xFFu) & row_k;
     }
-    return c;
+    return std::uint64_t(c_lo) | (std::uint64_t(c_hi) << 32);
 }
 
 // The scalar products of two tiles: sum over k of |A's column k| * |B's row k|.
@@ -108,30 +127,25 @@ __host__ __device__ inline int scalar_products(std::uint64_t a, std::uint64_t b)
 // ---- conversion (bitmap_tiles.cu) -------------------------------------------------
 // All asynchronous on `stream`, in memory the caller gives.
 
-// count[p] = the tiles of panel p, for every panel of m (panels_of(m.rows) ints).
-void count_tiles(const csr_view& m, int* count, cudaStream_t stream);
+// What a conversion counts on the device, added into memory the caller zeroes.
+struct conversion_counts {
+    unsigned long long tiles;               // nonempty tiles
+    unsigned long long decreasing_panels;   // panels with a row whose offsets decrease
+};
 
-// In place, counts (items ints, the last one 0) -> their exclusive scan, saturating at
-// `capacity` (the tiles the caller's array holds, max_tiles): valid matrices never reach
-// it; corrupt offsets, which can make panels overlap and count more tiles than entries,
-// then still leave every panel's range inside the array. scratch: tile_offsets_scratch
-// bytes.
-std::size_t tile_offsets_scratch(int items);
-void tile_offsets(int* counts, int items, std::int64_t capacity, void* scratch, std::size_t scratch_bytes,
-                  cudaStream_t stream);
-
-// Fills the tiles of m: panel p's tiles go to tiles[ptr[p] .. ptr[p + 1]) (ptr: from
-// tile_offsets, panels + 1 ints), and source[i] = the CSR entry (0-based) whose value
-// goes to packed position i (nnz ints).
-void fill_tiles(const csr_view& m, const int* ptr, bitmap_tile* tiles, int* source,
-                cudaStream_t stream);
+// Fills the tiles of m in one pass: panel p's tiles go to tiles[tile_base + first_p ..),
+// first_p its first entry (0-based), range[p] = those tiles (panels_of(m.rows) ranges,
+// every one written), and source[i] = the CSR entry (0-based) whose value goes to packed
+// position i (nnz ints). `tiles` holds tile_base + tile_slots(m) tiles. With offsets that
+// never decrease, panels never share a slot. A panel with a decreasing offset (corrupt:
+// only then can panels overlap) writes no tile and no source position and is counted in
+// counts->decreasing_panels, for the caller to refuse the matrix; positions no panel
+// covers name entry 0.
+void fill_tiles(const csr_view& m, int tile_base, tile_range* range, bitmap_tile* tiles, int* source,
+                conversion_counts* counts, cudaStream_t stream);
 
 // packed[i] = values[source[i]] for i < nnz, values of `type`.
 void pack_values(const void* values, const int* source, std::int64_t nnz, value_type type,
                  void* packed, cudaStream_t stream);
-
-// Sampled statistics: the entries and tiles of `samples` panels spread evenly over m,
-// added to totals[0] (entries) and totals[1] (tiles), which the caller zeroes.
-void sample_tiles(const csr_view& m, int samples, unsigned long long* totals, cudaStream_t stream);
 
 }  // namespace tcs::formats

@@ -65,4 +65,10 @@ std::unique_ptr<plan> make_hash_plan();
 // on CUDA cores.
 std::unique_ptr<plan> make_tile_plan(bool tensor_cores);
 
+// TCS_SPGEMM_DEFAULT's use of a tile plan (make_tile_plan): its workEstimation, run to the
+// end only where A and B hold at least min_density entries per nonempty 8x8 tile (counted
+// exactly by the conversion, tested on the device, read back with the plan's one
+// synchronization). Returns whether it ran; if not, buffer1 is free for another plan.
+bool tile_work_estimation_if_dense(plan& tiles, const problem& p, void* buffer1, unsigned min_density);
+
 }  // namespace tcs::spgemm

@@ -1,12 +1,11 @@
 // Plans by algorithm, and TCS_SPGEMM_DEFAULT's choice between the hash and the tile
 // algorithm (docs/algorithms/spgemm-tiles.md, "The default"): 16-bit data always takes
 // tiles on tensor cores (the hash algorithm has no 16-bit path); otherwise tiles when A
-// and B are blocky: rows long enough (host-known, no GPU work) and, for those, a tile
-// density measured on a sample of panels. Only that sample costs a synchronization, and
-// only for inputs whose rows are long enough to be candidates.
+// and B are blocky: rows long enough (host-known, no GPU work) and, for those, enough
+// entries per tile, counted exactly by the tile plan's own conversion and tested on the
+// device, so that choosing tiles costs nothing beyond them and choosing hash costs the
+// conversion and the tile plan's synchronization.
 #include "core/error.hpp"
-#include "core/workspace.hpp"
-#include "formats/bitmap_tiles.hpp"
 #include "spgemm/plan.hpp"
 
 #include <algorithm>
@@ -14,52 +13,33 @@
 namespace tcs::spgemm {
 namespace {
 
-// Below this mean row length (nnz / rows) of A or of B, hash without sampling; from this
-// many sampled entries per nonempty tile in A and in B, tiles. Both from the H100's
+// Below this mean row length (nnz / rows) of A or of B, hash without looking at the
+// pattern; from this many entries per nonempty tile in A and in B, tiles. Both from the H100's
 // times of every algorithm forced (docs/algorithms/spgemm-tiles.md, "The default"):
-// tiles on tensor cores won from 24 entries per tile up and lost or barely won at 15-16,
-// and the band of width 25 (mean row 24.99) is among the largest wins.
+// the band of width 25 (mean row 24.99) is among the largest wins, and since the one-pass
+// conversion tiles on tensor cores beat hash from stencil27_d1_64's 8.6 entries per tile
+// up (1.2x) and lose at Si2's 7.7 (0.5-0.7x). Below 20 entries per row the graphs' tiles
+// are sparse, and measuring them would cost the conversion and a synchronization.
 constexpr double kMinRowLength = 20.0;
-constexpr double kMinTileDensity = 20.0;
-// Panels sampled per matrix.
-constexpr int kSamplePanels = 256;
+constexpr unsigned kMinTileDensity = 8;
 
 bool is_16bit(value_type t) { return t == value_type::f16 || t == value_type::bf16; }
 
 double mean_row_length(const csr_view& m) { return m.rows > 0 ? double(m.nnz) / double(m.rows) : 0.0; }
 
-enum class verdict { hash, tiles, sample };
+enum class verdict { hash, tiles, measure };
 
 verdict from_shape(const problem& p) {
     if (is_16bit(p.a.type)) return verdict::tiles;
     if (p.a.nnz == 0 || p.b.nnz == 0) return verdict::hash;
     if (std::min(mean_row_length(p.a), mean_row_length(p.b)) < kMinRowLength) return verdict::hash;
-    return verdict::sample;
-}
-
-// Entries per nonempty tile of A and of B on a sample of their panels; one read-back.
-bool blocky(const problem& p, void* buffer) {
-    carver cv(buffer);
-    unsigned long long* totals = cv.take<unsigned long long>(4);
-    check_cuda(cudaMemsetAsync(totals, 0, 4 * sizeof(unsigned long long), p.stream),
-               "SpGEMM default: clear sample");
-    const bool same = p.b.row_ptr == p.a.row_ptr && p.b.col_idx == p.a.col_idx && p.b.rows == p.a.rows;
-    formats::sample_tiles(p.a, kSamplePanels, totals, p.stream);
-    if (!same) formats::sample_tiles(p.b, kSamplePanels, totals + 2, p.stream);
-    unsigned long long host[4] = {};
-    check_cuda(cudaMemcpyAsync(host, totals, sizeof host, cudaMemcpyDeviceToHost, p.stream),
-               "SpGEMM default: read sample");
-    check_cuda(cudaStreamSynchronize(p.stream), "SpGEMM default: sample");
-    if (same) host[2] = host[0], host[3] = host[1];
-    const auto density = [](unsigned long long entries, unsigned long long tiles) {
-        return tiles > 0 ? double(entries) / double(tiles) : 0.0;
-    };
-    return density(host[0], host[1]) >= kMinTileDensity && density(host[2], host[3]) >= kMinTileDensity;
+    return verdict::measure;
 }
 
 // TCS_SPGEMM_DEFAULT: the size query decides from the shapes where it can; otherwise it
-// asks for room for either plan, and workEstimation samples A and B, then runs one. A
-// size query never changes the plan an earlier workEstimation chose.
+// asks for room for either plan, and workEstimation runs the tile plan's, which stops
+// after the conversion when the tiles are too sparse, and then the hash plan's. A size
+// query never changes the plan an earlier workEstimation chose.
 class default_plan final : public plan {
 public:
     std::size_t buffer1_size(const problem& p) override {
@@ -67,16 +47,22 @@ public:
         switch (verdict_) {
         case verdict::hash: return hash_->buffer1_size(p);
         case verdict::tiles: return tiles_->buffer1_size(p);
-        case verdict::sample: break;
+        case verdict::measure: break;
         }
-        return std::max({hash_->buffer1_size(p), tiles_->buffer1_size(p),
-                         std::size_t(4 * sizeof(unsigned long long))});
+        return std::max(hash_->buffer1_size(p), tiles_->buffer1_size(p));
     }
     void work_estimation(const problem& p, void* buffer1) override {
         chosen_ = nullptr;
-        const bool tiles = verdict_ == verdict::tiles || (verdict_ == verdict::sample && blocky(p, buffer1));
-        plan* next = tiles ? tiles_.get() : hash_.get();
-        next->work_estimation(p, buffer1);
+        plan* next = hash_.get();
+        if (verdict_ == verdict::tiles) {
+            tiles_->work_estimation(p, buffer1);
+            next = tiles_.get();
+        } else if (verdict_ == verdict::measure &&
+                   tile_work_estimation_if_dense(*tiles_, p, buffer1, kMinTileDensity)) {
+            next = tiles_.get();
+        } else {
+            hash_->work_estimation(p, buffer1);
+        }
         chosen_ = next;
     }
     std::int64_t num_products() const override { return chosen().num_products(); }

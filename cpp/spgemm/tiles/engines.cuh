@@ -61,16 +61,29 @@ struct dmma_engine {
 
     __device__ dmma_engine(const T* a, const T* b) : av(a), bv(b) {}
     __device__ void clear() { acc[0] = acc[1] = 0.0; }
-    __device__ void pair(const bitmap_tile& a, const bitmap_tile& b) {
+    // This lane's fragments of a pair: A(g, q), A(g, q + 4), B(q, g), B(q + 4, g).
+    struct fragments {
+        double a0, a1, b0, b1;
+    };
+    __device__ fragments gather(const bitmap_tile& a, const bitmap_tile& b) const {
         namespace L = mma::f64_8x8x4;
         const int l = lane();
         const int ar = L::a_row(l), ac = L::a_col(l), br = L::b_row(l), bc = L::b_col(l);
-        const double a0 = to_acc<double>(fetch(av, a, tile_bit(ar, ac)));
-        const double a1 = to_acc<double>(fetch(av, a, tile_bit(ar, ac + 4)));
-        const double b0 = to_acc<double>(fetch(bv, b, tile_bit(br, bc)));
-        const double b1 = to_acc<double>(fetch(bv, b, tile_bit(br + 4, bc)));
-        mma::mma_f64(acc, a0, b0);  // k = 0..3
-        mma::mma_f64(acc, a1, b1);  // k = 4..7
+        return {to_acc<double>(fetch(av, a, tile_bit(ar, ac))), to_acc<double>(fetch(av, a, tile_bit(ar, ac + 4))),
+                to_acc<double>(fetch(bv, b, tile_bit(br, bc))), to_acc<double>(fetch(bv, b, tile_bit(br + 4, bc)))};
+    }
+    __device__ void mma_pair(const fragments& f) {
+        mma::mma_f64(acc, f.a0, f.b0);  // k = 0..3
+        mma::mma_f64(acc, f.a1, f.b1);  // k = 4..7
+    }
+    __device__ void pair(const bitmap_tile& a, const bitmap_tile& b) { mma_pair(gather(a, b)); }
+    // pair(a, b) then pair(c, d), the gathers of both issued before the MMAs (the same
+    // MMAs in the same order).
+    __device__ void pair2(const bitmap_tile& a, const bitmap_tile& b, const bitmap_tile& c,
+                          const bitmap_tile& d) {
+        const fragments first = gather(a, b), second = gather(c, d);
+        mma_pair(first);
+        mma_pair(second);
     }
     __device__ void flush() {}
     __device__ double value(int i) const { return acc[i]; }
@@ -96,6 +109,11 @@ struct tf32_engine {
             mma::to_tf32(fetch(bv, b, tile_bit(L::b_row(l, 0), L::b_col(l)))),
             mma::to_tf32(fetch(bv, b, tile_bit(L::b_row(l, 1), L::b_col(l))))};
         mma::mma_tf32(acc, fa, fb);
+    }
+    __device__ void pair2(const bitmap_tile& a, const bitmap_tile& b, const bitmap_tile& c,
+                          const bitmap_tile& d) {
+        pair(a, b);
+        pair(c, d);
     }
     __device__ void flush() {}
     __device__ float value(int i) const { return acc[i]; }
@@ -170,6 +188,11 @@ struct hmma_engine {
         if (pending) two(pending_a, no_tile(), pending_b, no_tile());
         pending = false;
     }
+    __device__ void pair2(const bitmap_tile& a, const bitmap_tile& b, const bitmap_tile& c,
+                          const bitmap_tile& d) {
+        pair(a, b);
+        pair(c, d);
+    }
     __device__ float value(int i) const { return acc[i]; }
 };
 
@@ -200,6 +223,11 @@ struct fma_engine {
             if ((b_row >> (c0 + 1)) & 1u)
                 acc[1] += x * to_acc<Acc>(__ldg(bv + bi + __popc(b_row & ((2u << c0) - 1))));
         }
+    }
+    __device__ void pair2(const bitmap_tile& a, const bitmap_tile& b, const bitmap_tile& c,
+                          const bitmap_tile& d) {
+        pair(a, b);
+        pair(c, d);
     }
     __device__ void flush() {}
     __device__ Acc value(int i) const { return acc[i]; }

@@ -35,6 +35,22 @@ struct stats {
     unsigned long long pairs;     // tile pairs whose patterns meet
     unsigned long long c_tiles;   // nonempty tiles of C
     int max_panel_tiles;          // most A tiles in one panel
+    formats::conversion_counts a, b;  // the conversions' (B's zero when B is A)
+};
+
+// The structure pass runs only where A and B are dense enough in tiles: entries >=
+// min_density * tiles for both (TCS_SPGEMM_DEFAULT's test, decided on the device from the
+// conversion's counts so that it costs no synchronization); min_density 0: always.
+struct density_gate {
+    unsigned long long a_entries = 0, b_entries = 0;
+    unsigned min_density = 0;
+    bool shared = false;  // B is A: b_tiles is not counted
+
+    __host__ __device__ bool open(unsigned long long a_tiles, unsigned long long b_tiles) const {
+        if (shared) b_tiles = a_tiles;
+        const unsigned long long be = shared ? a_entries : b_entries;
+        return a_entries >= min_density * a_tiles && be >= min_density * b_tiles;
+    }
 };
 
 // Where segment s >= 1 of a panel starts: its first tile column, and the entries each
@@ -54,8 +70,9 @@ struct operands {
 // ---- workEstimation (structure.cu) ----
 
 // row_nnz[r] = nnz of row r of C (r < rows of A); the checkpoints; nnz(C), products,
-// pairs, tiles of C and the most A tiles of a panel added into st (zeroed by the caller).
-void structure(const operands& x, int* row_nnz, stats* st, cudaStream_t stream);
+// pairs, tiles of C and the most A tiles of a panel added into st (zeroed by the caller,
+// its tile counts filled by the conversion). Nothing when the gate is shut.
+void structure(const operands& x, int* row_nnz, stats* st, const density_gate& gate, cudaStream_t stream);
 
 // ---- copy (multiply_*.cu) ----
 
@@ -76,6 +93,7 @@ struct multiply_job {
     scalar_arg alpha, beta;
     value_type data = value_type::f32;
     engine how = engine::dmma;
+    int max_panel_tiles = 0;         // the structure pass's: which cursor kinds run
 };
 
 // Writes C = alpha*A*B + beta*C: row offsets, sorted columns, values.

@@ -46,18 +46,27 @@ struct multiplying {
     __device__ void pair(bool hit, const cursor& k) {
         const std::uint64_t product = hit ? formats::pattern_product(k.a.bits, k.b.bits) : 0;
         c_bits |= product;
-        // The pairs whose patterns meet, in increasing A tile, from the lanes that hold them.
+        // The pairs whose patterns meet, in increasing A tile, from the lanes that hold
+        // them; two at a time, so that the gathers of both are in flight together.
         unsigned live = __ballot_sync(kFull, product != 0);
         while (live != 0) {
             const int src = __ffs(int(live)) - 1;
             live &= live - 1;
-            bitmap_tile a, b;
-            a.bits = __shfl_sync(kFull, k.a.bits, src);
-            a.offset = __shfl_sync(kFull, k.a.offset, src);
-            b.bits = __shfl_sync(kFull, k.b.bits, src);
-            b.offset = __shfl_sync(kFull, k.b.offset, src);
-            e.pair(a, b);
+            const bitmap_tile a = from_lane(k.a, src), b = from_lane(k.b, src);
+            if (live == 0) {
+                e.pair(a, b);
+                break;
+            }
+            const int src2 = __ffs(int(live)) - 1;
+            live &= live - 1;
+            e.pair2(a, b, from_lane(k.a, src2), from_lane(k.b, src2));
         }
+    }
+    static __device__ bitmap_tile from_lane(const bitmap_tile& t, int src) {
+        bitmap_tile r;
+        r.bits = __shfl_sync(kFull, t.bits, src);
+        r.offset = __shfl_sync(kFull, t.offset, src);
+        return r;
     }
     __device__ void end(int col) {
         const std::uint64_t bits = warp_or(c_bits);
@@ -88,7 +97,8 @@ __global__ void __launch_bounds__(kMultiplyThreads)
     if (panel >= x.a.panels) return;
     const int l = lane();
     const std::int64_t row = std::int64_t(panel) * kTileDim + c_row_of(l);
-    const int a_begin = x.a.ptr[panel], a_end = x.a.ptr[panel + 1];
+    const formats::tile_range a_range = x.a.range[panel];
+    const int a_begin = a_range.begin, a_end = a_range.end;
     const int kind = cursor_kind(a_end - a_begin);
     if (s == 0 && Kind == 1) {  // C's row offsets, once per panel (by the first kernel)
         const std::int64_t r = std::int64_t(panel) * kTileDim + l;
@@ -115,6 +125,9 @@ void launch_multiply(const multiply_job& job, cudaStream_t stream) {
     const c_arrays<T> c{index_out(job.c.row_ptr, job.c.offsets), index_out(job.c.col_idx, job.c.columns),
                         static_cast<T*>(job.c.values), job.c.base};
     for_each_cursor_kind(formats::tile_cols_of(x.a.cols), [&](auto kind) {
+        // Kind 1 always (it also writes C's row offsets); the others where a panel needs them.
+        constexpr int k = decltype(kind)::value;
+        if (k != 1 && job.max_panel_tiles <= (k == 2 ? 32 : kRegisterTiles)) return;
         launch("tile SpGEMM: multiply", multiply_kernel<T, S, Engine, decltype(kind)::value>,
                int((warps + kMultiplyWarps - 1) / kMultiplyWarps), kMultiplyThreads, 0, stream, x,
                static_cast<const T*>(job.a_values), static_cast<const T*>(job.b_values), job.row_off,

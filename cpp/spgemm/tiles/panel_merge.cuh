@@ -40,27 +40,33 @@ __device__ __forceinline__ int lower_bound(const bitmap_tile* tiles, int lo, int
     return lo;
 }
 
-// One A tile of the panel and the lane's cursor along B's tile row a.col.
+// One A tile of the panel and the lane's cursor along B's tile row a.col. The tile after
+// the cursor's is loaded one step ahead, so that a step of the merge does not wait for
+// the load its advance starts.
 struct cursor {
-    bitmap_tile a;  // no_tile() when the lane owns no tile here
-    bitmap_tile b;  // B's tile at the cursor; col kNoTile once past the row
+    bitmap_tile a;       // no_tile() when the lane owns no tile here
+    bitmap_tile b;       // B's tile at the cursor; col kNoTile once past the row
+    bitmap_tile b_next;  // the one after it
     int pos, end;
 
     __device__ void open(const operands& x, int t, int a_end, int from_col) {
         if (t < a_end) {
             a = x.a.tiles[t];
-            pos = x.b.ptr[a.col];
-            end = x.b.ptr[a.col + 1];
+            const formats::tile_range row = x.b.range[a.col];
+            pos = row.begin;
+            end = row.end;
             if (from_col > 0) pos = lower_bound(x.b.tiles, pos, end, from_col);
         } else {
             a = no_tile();
             pos = end = 0;
         }
         b = pos < end ? x.b.tiles[pos] : no_tile();
+        b_next = pos + 1 < end ? x.b.tiles[pos + 1] : no_tile();
     }
     __device__ void advance(const operands& x) {
         ++pos;
-        b = pos < end ? x.b.tiles[pos] : no_tile();
+        b = b_next;
+        b_next = pos + 1 < end ? x.b.tiles[pos + 1] : no_tile();
     }
     // B's tiles this cursor has left (its share of the panel's pairs).
     __device__ int remaining() const { return end - pos; }

@@ -90,10 +90,15 @@ __device__ void count_panel(const operands& x, int panel, int a_begin, int a_end
 }
 
 template <int Kind>
-__global__ void __launch_bounds__(kThreads) structure_kernel(operands x, int* row_nnz, stats* st) {
+__global__ void __launch_bounds__(kThreads)
+    structure_kernel(operands x, int* row_nnz, stats* st, density_gate gate) {
     const int panel = int(blockIdx.x) * kWarps + int(threadIdx.x) / 32;
     if (panel >= x.a.panels) return;
-    const int a_begin = x.a.ptr[panel], a_end = x.a.ptr[panel + 1];
+    // Decreasing offsets (the plan refuses the matrix), or the default takes another algorithm.
+    if ((st->a.decreasing_panels | st->b.decreasing_panels) != 0) return;
+    if (gate.min_density != 0 && !gate.open(st->a.tiles, st->b.tiles)) return;
+    const formats::tile_range a_range = x.a.range[panel];
+    const int a_begin = a_range.begin, a_end = a_range.end;
     if (cursor_kind(a_end - a_begin) != Kind) return;  // another kernel's panel
     with_cursors<Kind>(x, a_begin, a_end, 0,
                        [&](auto& cs) { count_panel(x, panel, a_begin, a_end, cs, row_nnz, st); });
@@ -109,11 +114,11 @@ int segments_for(int panels, const device_info& d) {
     return int(std::clamp<long long>(s, 1, kMaxSegments));
 }
 
-void structure(const operands& x, int* row_nnz, stats* st, cudaStream_t stream) {
+void structure(const operands& x, int* row_nnz, stats* st, const density_gate& gate, cudaStream_t stream) {
     if (x.a.panels == 0) return;
     for_each_cursor_kind(formats::tile_cols_of(x.a.cols), [&](auto kind) {
         launch("tile SpGEMM: structure", structure_kernel<decltype(kind)::value>,
-               (x.a.panels + kWarps - 1) / kWarps, kThreads, 0, stream, x, row_nnz, st);
+               (x.a.panels + kWarps - 1) / kWarps, kThreads, 0, stream, x, row_nnz, st, gate);
     });
 }
 

@@ -1,9 +1,9 @@
 // The tile SpGEMM plan (tSparse family): the stages, what each buffer holds, and the
 // one read-back.
 //
-//   workEstimation  A and B to 8x8 bitmap tiles (structure only: counts per panel, a
-//                   scan, the tiles and the map from packed position to CSR entry; once
-//                   when B is A); the structure pass over C's panels (entries per row of
+//   workEstimation  A and B to 8x8 bitmap tiles (structure only, one pass: the tiles,
+//                   each panel's range of them and the map from packed position to CSR
+//                   entry; once when B is A); the structure pass over C's panels (entries per row of
 //                   C, the segments' checkpoints, the counters); C's row offsets by a
 //                   scan; then one cudaMemcpyAsync + cudaStreamSynchronize reads the
 //                   counters (nnz(C), products, pairs, tiles of C).
@@ -12,8 +12,8 @@
 //                   multiplication, straight into C's arrays.
 //
 // buffer1 (sized from A's and B's dimensions and nnz alone, no GPU work):
-//   counters | tile offsets per panel (A's and B's, one scan) | tiles (16 bytes each, at
-//   most one per entry) | packed position -> CSR entry (nnz(A) + nnz(B) ints) | C's row
+//   counters | tile range per panel (A's and B's) | tile slots (16 bytes each, one per
+//   entry: a panel's tiles take the slots of its first entries) | packed position -> CSR entry (nnz(A) + nnz(B) ints) | C's row
 //   offsets (m + 1) | checkpoints (panels * (segments - 1)) | scan scratch.
 // buffer2 (exact): A's and B's values in tile order (nnz(A) + nnz(B) values of the data
 //   type). When B is A (same arrays), B's halves of both buffers are not taken.
@@ -38,7 +38,7 @@ using formats::panels_of;
 
 void check_dimensions(const problem& p) {
     if (p.a.rows >= INT_MAX || p.a.cols >= INT_MAX || p.b.cols >= INT_MAX || p.a.nnz >= INT_MAX ||
-        p.b.nnz >= INT_MAX)
+        p.b.nnz >= INT_MAX || p.a.nnz + p.b.nnz >= INT_MAX)
         fail(errc::insufficient_resources, "SpGEMM: a dimension exceeds 32-bit indices");
 }
 
@@ -61,9 +61,8 @@ struct buffer1 {
     bool shared = false;  // B is A
     int a_panels = 0, b_panels = 0;
     stats* st = nullptr;
-    int* ptr = nullptr;  // a_panels (+ b_panels) + 1
+    formats::tile_range* range = nullptr;  // a_panels (+ b_panels)
     formats::bitmap_tile* tiles = nullptr;
-    std::int64_t tile_capacity = 0;
     int* source_a = nullptr;
     int* source_b = nullptr;
     int* row_off = nullptr;
@@ -73,7 +72,7 @@ struct buffer1 {
     std::size_t scan_size = 0;
     std::size_t bytes = 0;
 
-    int ptr_count() const { return a_panels + b_panels + 1; }
+    int ranges() const { return a_panels + b_panels; }
 };
 
 // The same carving sizes the buffer (base == nullptr) and lays it out.
@@ -83,17 +82,16 @@ buffer1 carve1(const problem& p, void* base) {
     b.shared = same_matrix(p.a, p.b);
     b.a_panels = panels_of(p.a.rows);
     b.b_panels = b.shared ? 0 : panels_of(p.b.rows);
-    const std::int64_t tiles = formats::max_tiles(p.a) + (b.shared ? 0 : formats::max_tiles(p.b));
+    const std::int64_t tiles = formats::tile_slots(p.a) + (b.shared ? 0 : formats::tile_slots(p.b));
     b.st = cv.take<stats>(1);
-    b.ptr = cv.take<int>(std::size_t(b.ptr_count()));
+    b.range = cv.take<formats::tile_range>(std::size_t(b.ranges()));
     b.tiles = cv.take<formats::bitmap_tile>(std::size_t(tiles));
     b.source_a = cv.take<int>(std::size_t(p.a.nnz));
     b.source_b = b.shared ? b.source_a : cv.take<int>(std::size_t(p.b.nnz));
     b.row_off = cv.take<int>(std::size_t(p.a.rows) + 1);
     b.segments = segments_for(b.a_panels, *p.device);
     b.checkpoints = cv.take<checkpoint>(std::size_t(b.a_panels) * std::size_t(b.segments - 1));
-    b.tile_capacity = tiles;
-    b.scan_size = std::max(formats::tile_offsets_scratch(b.ptr_count()), scan_bytes(int(p.a.rows) + 1));
+    b.scan_size = scan_bytes(int(p.a.rows) + 1);
     b.scan = cv.take<unsigned char>(b.scan_size);
     b.bytes = cv.bytes();
     return b;
@@ -117,11 +115,11 @@ buffer2 carve2(const problem& p, bool shared, void* base) {
 
 operands operands_of(const problem& p, const buffer1& b) {
     operands x;
-    x.a = {p.a.rows, p.a.cols, b.a_panels, b.ptr, b.tiles};
+    x.a = {p.a.rows, p.a.cols, b.a_panels, b.range, b.tiles};
     if (b.shared)
         x.b = x.a;
     else
-        x.b = {p.b.rows, p.b.cols, b.b_panels, b.ptr + b.a_panels, b.tiles};
+        x.b = {p.b.rows, p.b.cols, b.b_panels, b.range + b.a_panels, b.tiles};
     x.segments = b.segments;
     x.checkpoints = b.checkpoints;
     return x;
@@ -149,26 +147,33 @@ public:
         return carve1(p, nullptr).bytes;
     }
 
-    void work_estimation(const problem& p, void* buffer) override {
+    void work_estimation(const problem& p, void* buffer) override { estimate(p, buffer, 0); }
+
+    // workEstimation, run only where A and B have at least min_density entries per tile
+    // (0: always); returns whether it ran. The test is made on the device between the
+    // conversion and the structure pass and read back with the one synchronization, so a
+    // plan that runs costs what the forced algorithm costs; one that does not has paid
+    // the conversion, and buffer1 is free for another plan.
+    bool estimate(const problem& p, void* buffer, unsigned min_density) {
         check_dimensions(p);
         if (tensor_cores_ && p.device->cc_major < 8)
             fail(errc::arch_mismatch, "tile SpGEMM on tensor cores needs compute capability 8.0");
         host_ = stats{};
-        if (p.a.rows == 0) return;
+        if (p.a.rows == 0) return true;
         const cudaStream_t s = p.stream;
         const buffer1 b = carve1(p, buffer);
         check_cuda(cudaMemsetAsync(b.st, 0, sizeof(stats), s), "tile SpGEMM: clear counters");
-        check_cuda(cudaMemsetAsync(b.ptr, 0, std::size_t(b.ptr_count()) * sizeof(int), s),
-                   "tile SpGEMM: clear tile counts");
-        formats::count_tiles(p.a, b.ptr, s);
-        if (!b.shared) formats::count_tiles(p.b, b.ptr + b.a_panels, s);
-        formats::tile_offsets(b.ptr, b.ptr_count(), b.tile_capacity, b.scan, b.scan_size, s);
-        formats::fill_tiles(p.a, b.ptr, b.tiles, b.source_a, s);
-        if (!b.shared) formats::fill_tiles(p.b, b.ptr + b.a_panels, b.tiles, b.source_b, s);
+        formats::fill_tiles(p.a, 0, b.range, b.tiles, b.source_a, &b.st->a, s);
+        if (!b.shared) formats::fill_tiles(p.b, int(p.a.nnz), b.range + b.a_panels, b.tiles, b.source_b, &b.st->b, s);
 
+        density_gate gate;
+        gate.a_entries = (unsigned long long)p.a.nnz;
+        gate.b_entries = (unsigned long long)p.b.nnz;
+        gate.min_density = min_density;
+        gate.shared = b.shared;
         const int m = int(p.a.rows);
-        check_cuda(cudaMemsetAsync(b.row_off + m, 0, sizeof(int), s), "tile SpGEMM: clear offsets");
-        structure(operands_of(p, b), b.row_off, b.st, s);
+        // row_off[m] is not set: the exclusive scan's last output does not read it.
+        structure(operands_of(p, b), b.row_off, b.st, gate, s);
         std::size_t scan_size = b.scan_size;
         check_cuda(cub::DeviceScan::ExclusiveSum(b.scan, scan_size, b.row_off, b.row_off, m + 1, s),
                    "tile SpGEMM: row offsets");
@@ -176,9 +181,15 @@ public:
         check_cuda(cudaMemcpyAsync(&read, b.st, sizeof(stats), cudaMemcpyDeviceToHost, s),
                    "tile SpGEMM: read counters");
         check_cuda(cudaStreamSynchronize(s), "tile SpGEMM: work estimation");
+        // Decreasing row offsets (checking off: docs/validation.md) can make panels share tile
+        // slots; the plan refuses them rather than multiply unsorted tiles.
+        if ((read.a.decreasing_panels | read.b.decreasing_panels) != 0)
+            fail(errc::invalid_value, "tile SpGEMM: row offsets of A or B decrease");
+        if (min_density != 0 && !gate.open(read.a.tiles, read.b.tiles)) return false;
         if (read.nnz >= (1ull << 31))
             fail(errc::insufficient_resources, "SpGEMM: nnz(C) needs 64-bit indices");
         host_ = read;
+        return true;
     }
 
     std::int64_t num_products() const override { return std::int64_t(host_.products); }
@@ -212,6 +223,7 @@ public:
         job.beta = beta;
         job.data = p.a.type;
         job.how = engine_of(p, tensor_cores_);
+        job.max_panel_tiles = host_.max_panel_tiles;
         multiply(job, s);
     }
 
@@ -234,6 +246,12 @@ void multiply(const multiply_job& job, cudaStream_t stream) {
 
 std::unique_ptr<plan> make_tile_plan(bool tensor_cores) {
     return std::make_unique<tile_plan>(tensor_cores);
+}
+
+bool tile_work_estimation_if_dense(plan& tiles, const problem& p, void* buffer1, unsigned min_density) {
+    auto* t = dynamic_cast<tile_plan*>(&tiles);
+    if (t == nullptr) fail(errc::internal_error, "SpGEMM default: not a tile plan");
+    return t->estimate(p, buffer1, min_density);
 }
 
 }  // namespace tcs::spgemm
