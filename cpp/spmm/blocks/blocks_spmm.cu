@@ -51,7 +51,7 @@ precision precision_of(const problem& p) {
 // policies.cuh: a warp holds 32 rows x that many tiles of accumulators).
 bool on_dmma(precision k) { return k == precision::f64 || k == precision::f32_on_f64; }
 int tile_width(precision k) { return on_dmma(k) ? 8 : 16; }
-int max_tiles(precision k) { return on_dmma(k) ? 2 : k == precision::tf32 ? 4 : 8; }
+int max_tiles(precision k) { return on_dmma(k) ? 2 : 4; }
 
 // Windows the kernel cuts over the four warps of a thread block (kernel.cuh): with few
 // windows (a small matrix: the device would wait on their serial chains of blocks) every

@@ -421,21 +421,17 @@ void launch_tiles(const product& x) {
            args_of<typename P::scalar>(x));
 }
 
-// The kernel for the product's tiles per task (1, 2, 4 or 8 MMA tiles of columns, at most
+// The kernel for the product's tiles per task (1, 2 or 4 MMA tiles of columns, at most
 // the policy's max_tiles: blocks_spmm.cu sizes the tasks the same way).
 template <class P>
 void launch_policy(const product& x) {
     switch (x.tiles) {
     case 1: return launch_tiles<P, 1>(x);
     case 2: return launch_tiles<P, 2>(x);
-    case 4:
-        if constexpr (P::max_tiles >= 4) return launch_tiles<P, 4>(x);
-        break;
     default:
-        if constexpr (P::max_tiles >= 8) return launch_tiles<P, 8>(x);
-        break;
+        if constexpr (P::max_tiles >= 4) return launch_tiles<P, 4>(x);
+        fail(errc::internal_error, "SpMM blocks: more tiles than the policy holds");
     }
-    fail(errc::internal_error, "SpMM blocks: more tiles than the policy holds");
 }
 
 }  // namespace tcs::spmm::blocks

@@ -53,9 +53,7 @@ struct half_policy {
     __device__ static int acc_row(int lane, int i) { return 2 * (lane & 3) + (i & 1); }
     __device__ static int acc_col(int lane, int i) { return (lane >> 2) + 8 * (i >> 1); }
 
-    // 128 columns of C in one task: A's values gathered once for n = 128 (128 registers
-    // of accumulators, two thread blocks per SM).
-    static constexpr int max_tiles = 8;
+    static constexpr int max_tiles = 4;  // 64 accumulators per lane at T = 4
     static constexpr bool prefetch = true;  // gather the next block's values a block ahead
 
     // A lane's 4 values of a row group, as the MMA's B operand holds them.
