@@ -59,6 +59,11 @@ int max_tiles(precision k) { return on_dmma(k) ? 2 : 4; }
 // window count alone, so that the sums do not depend on the device.
 int split_groups_for(std::int64_t windows) { return windows < 2048 ? 4 : 32; }
 
+// Thread blocks of 16 warps, each window cut into 16 ranges, where the matrix has fewer
+// than 512 windows (16384 rows): the windows alone would leave most of the device idle
+// while each waits on its chain of blocks. Also a function of the window count alone.
+bool wide_for(std::int64_t windows) { return windows < 512; }
+
 shape shape_of(const problem& p) {
     shape s;
     if (p.a_is_bsr) {
@@ -255,6 +260,8 @@ void run(const problem& p, void* buffer, bool preprocessed) {
     x.tiles = s.tiles;
     x.slices = s.slices;
     x.sm_count = p.device != nullptr ? p.device->sm_count : 0;
+    x.wide = wide_for(x.windows);
+    x.smem_limit = p.device != nullptr ? p.device->smem_per_block_optin : 0;
     x.n = s.n;
     x.blocks = b.blocks;
     x.values = p.a_is_bsr ? p.bsr.values : p.a.values;

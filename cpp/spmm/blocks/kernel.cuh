@@ -38,8 +38,10 @@
 
 namespace tcs::spmm::blocks {
 
+// Warps per thread block: 4, or 16 for matrices of few windows (product::wide), whose
+// windows are then cut into 16 ranges: more of the device on a short chain each.
 inline constexpr int kWarps = 4;
-inline constexpr int kThreads = kWarps * 32;
+inline constexpr int kWideWarps = 16;
 inline constexpr int kRowGroups = formats::kWindowRows / 8;  // the 8-row side of every MMA
 static_assert(kRowGroups == 4, "a block's 32 rows are four row groups of a warp's MMAs");
 
@@ -103,7 +105,7 @@ __device__ __forceinline__ void load_piece(unsigned char* dst, const E* b, std::
     }
 }
 
-template <class P, int T>
+template <class P, int T, int W = kWarps>
 struct tile_shape {
     using E = typename P::element;
     using Acc = typename P::acc;
@@ -118,12 +120,13 @@ struct tile_shape {
     static constexpr int items = formats::kGroupColumns * pieces;  // pieces per tile
     static constexpr int loads = (items + 31) / 32;                // per lane
     static constexpr int warp_bytes = stages * stage_bytes;        // a warp's pipeline
-    // A cut window's sums: warps 1..3 leave their accumulators here for warp 0.
+    // A cut window's sums: every warp leaves its accumulators here, and the block adds
+    // them in warp order.
     static constexpr int partial_values = kRowGroups * T * P::acc_regs * 32;
-    static constexpr int partial_bytes = (kWarps - 1) * partial_values * int(sizeof(Acc));
-    static constexpr int shared_bytes = kWarps * warp_bytes > partial_bytes ? kWarps * warp_bytes : partial_bytes;
+    static constexpr int partial_bytes = W * partial_values * int(sizeof(Acc));
+    static constexpr int shared_bytes = W * warp_bytes > partial_bytes ? W * warp_bytes : partial_bytes;
     static constexpr int counts_at = (shared_bytes + 15) / 16 * 16;  // entries per row and warp
-    static constexpr int smem_bytes = counts_at + kWarps * 32 * int(sizeof(int));
+    static constexpr int smem_bytes = counts_at + W * 32 * int(sizeof(int));
     static_assert(pieces >= 1 && slice % vec == 0, "whole pieces per tile row");
     static_assert(row * int(sizeof(E)) % 16 == 0, "16-byte aligned tile rows");
     static_assert(stage_bytes % 16 == 0, "16-byte aligned stages");
@@ -291,10 +294,25 @@ __device__ __forceinline__ void write_c(const kernel_args<typename P::scalar>& a
         }
 }
 
+// alpha * x + beta * C for accumulator (r, t, i) of `lane` (write_c's element).
 template <class P, int T>
-__global__ void __launch_bounds__(kThreads) blocks_kernel(const kernel_args<typename P::scalar> a) {
+__device__ __forceinline__ void write_one(const kernel_args<typename P::scalar>& a, int p0, std::int64_t j0,
+                                          int r, int t, int i, int lane, typename P::acc x) {
     using Acc = typename P::acc;
-    using shape = tile_shape<P, T>;
+    const int p = p0 + 8 * r + P::acc_row(lane, i);
+    const std::int64_t j = j0 + t * P::tile_cols + P::acc_col(lane, i);
+    if (p >= a.rows || j >= a.n) return;
+    const std::int64_t at = std::int64_t(a.order[p]) * a.c_row_stride + j * a.c_col_stride;
+    const Acc beta = Acc(a.beta.get());
+    x *= Acc(a.alpha.get());
+    if (beta != Acc(0)) x += beta * Acc(load_c(a.c, at, a.c_type));
+    store_c(a.c, at, a.c_type, x);
+}
+
+template <class P, int T, int W>
+__global__ void __launch_bounds__(W * 32) blocks_kernel(const kernel_args<typename P::scalar> a) {
+    using Acc = typename P::acc;
+    using shape = tile_shape<P, T, W>;
     // A format that did not fit its capacity was not built (only corrupt structure gets
     // here with TCS_SPMM_BSR_TC): C stays as it was rather than reading a stale format.
     if (a.summary->overflow) return;
@@ -304,7 +322,7 @@ __global__ void __launch_bounds__(kThreads) blocks_kernel(const kernel_args<type
     const int warp = threadIdx.x >> 5, lane = threadIdx.x & 31;
     unsigned char* stages = smem + warp * shape::warp_bytes;
     const int split = a.summary->split_windows;
-    const int tasks = split + (a.windows - split + kWarps - 1) / kWarps;
+    const int tasks = split + (a.windows - split + W - 1) / W;
     const std::int64_t items = std::int64_t(tasks) * a.slices;
 
     Acc acc[kRowGroups][T][P::acc_regs];
@@ -324,8 +342,8 @@ __global__ void __launch_bounds__(kThreads) blocks_kernel(const kernel_args<type
         if (cut) {
             w = a.schedule[task];
             const int g0 = a.group_start[w], blocks = a.group_start[w + 1] - g0;
-            ga = g0 + blocks * warp / kWarps;
-            gb = g0 + blocks * (warp + 1) / kWarps;
+            ga = g0 + blocks * warp / W;
+            gb = g0 + blocks * (warp + 1) / W;
             // Each warp counts its range's entries per row, so that every warp knows where
             // its rows' entries start.
             int entries = 0;
@@ -336,7 +354,7 @@ __global__ void __launch_bounds__(kThreads) blocks_kernel(const kernel_args<type
             for (int r = 0; r < kRowGroups; ++r)
                 for (int u = 0; u < warp; ++u) before[r] += counts[u * 32 + 8 * r + (lane >> 2)];
         } else {
-            const int k = split + (task - split) * kWarps + warp;
+            const int k = split + (task - split) * W + warp;
             if (k < a.windows) {
                 w = a.schedule[k];
                 ga = a.group_start[w];
@@ -350,29 +368,22 @@ __global__ void __launch_bounds__(kThreads) blocks_kernel(const kernel_args<type
             continue;
         }
         __syncthreads();  // every pipeline is done: its stages hold the partial sums now
-        if (warp != 0) {
-            Acc* mine = partials + (warp - 1) * shape::partial_values;
+        Acc* mine = partials + warp * shape::partial_values;
 #pragma unroll
-            for (int r = 0; r < kRowGroups; ++r)
+        for (int r = 0; r < kRowGroups; ++r)
 #pragma unroll
-                for (int t = 0; t < T; ++t)
+            for (int t = 0; t < T; ++t)
 #pragma unroll
-                    for (int i = 0; i < P::acc_regs; ++i)
-                        mine[((r * T + t) * P::acc_regs + i) * 32 + lane] = acc[r][t][i];
-        }
+                for (int i = 0; i < P::acc_regs; ++i)
+                    mine[((r * T + t) * P::acc_regs + i) * 32 + lane] = acc[r][t][i];
         __syncthreads();
-        if (warp == 0) {
-            for (int u = 0; u < kWarps - 1; ++u) {
-                const Acc* theirs = partials + u * shape::partial_values;
-#pragma unroll
-                for (int r = 0; r < kRowGroups; ++r)
-#pragma unroll
-                    for (int t = 0; t < T; ++t)
-#pragma unroll
-                        for (int i = 0; i < P::acc_regs; ++i)
-                            acc[r][t][i] += theirs[((r * T + t) * P::acc_regs + i) * 32 + lane];
-            }
-            write_c<P, T>(a, p0, j0, lane, acc);
+        // Each thread adds some of the window's elements over the warps, in warp order.
+        for (int v = threadIdx.x; v < shape::partial_values; v += W * 32) {
+            Acc x = partials[v];
+            for (int u = 1; u < W; ++u) x += partials[u * shape::partial_values + v];
+            const int owner = v % 32, slot = v / 32;
+            const int i = slot % P::acc_regs, t = slot / P::acc_regs % T, r = slot / P::acc_regs / T;
+            write_one<P, T>(a, p0, j0, r, t, i, owner, x);
         }
         __syncthreads();  // the partials are read before any stage is refilled
     }
@@ -406,19 +417,26 @@ kernel_args<S> args_of(const product& x) {
     return a;
 }
 
-template <class P, int T>
-void launch_tiles(const product& x) {
-    using shape = tile_shape<P, T>;
-    const auto kernel = blocks_kernel<P, T>;
+template <class P, int T, int W>
+void launch_warps(const product& x) {
+    using shape = tile_shape<P, T, W>;
+    const auto kernel = blocks_kernel<P, T, W>;
     allow_smem(kernel, shape::smem_bytes);
     // As many thread blocks as the device holds at once (they loop over the tasks), never
     // more than windows x slices (the most items there can be).
-    const std::int64_t resident = std::int64_t(resident_blocks(kernel, kThreads, shape::smem_bytes)) *
+    const std::int64_t resident = std::int64_t(resident_blocks(kernel, W * 32, shape::smem_bytes)) *
                                   (x.sm_count > 0 ? x.sm_count : 1);
     const std::int64_t most = std::int64_t(x.windows) * x.slices;
     const int grid = int(std::max<std::int64_t>(1, std::min(most, resident)));
-    launch("blocks_kernel", kernel, grid, kThreads, std::size_t(shape::smem_bytes), x.stream,
+    launch("blocks_kernel", kernel, grid, W * 32, std::size_t(shape::smem_bytes), x.stream,
            args_of<typename P::scalar>(x));
+}
+
+template <class P, int T>
+void launch_tiles(const product& x) {
+    if (x.wide && std::size_t(tile_shape<P, T, kWideWarps>::smem_bytes) <= x.smem_limit)
+        return launch_warps<P, T, kWideWarps>(x);
+    launch_warps<P, T, kWarps>(x);
 }
 
 // The kernel for the product's tiles per task (1, 2 or 4 MMA tiles of columns, at most

@@ -9,6 +9,7 @@
 
 #include <cuda_runtime_api.h>
 
+#include <cstddef>
 #include <cstdint>
 
 namespace tcs::spmm::blocks {
@@ -23,6 +24,8 @@ struct product {
     int tiles = 1;      // MMA tiles of columns per task: 1, 2 or 4
     int slices = 1;     // tasks per window: ceil(n / (tiles * tile width))
     int sm_count = 0;   // the device's, for the grid
+    bool wide = false;  // 16 warps per thread block (few windows) where they fit, else 4
+    std::size_t smem_limit = 0;  // the device's shared memory per thread block (opt-in)
     std::int64_t n = 0;
     formats::dense_blocks blocks;
     const void* values = nullptr;  // A's values as the caller keeps them
