@@ -60,9 +60,10 @@ int max_tiles(precision k) { return on_dmma(k) ? 2 : 4; }
 int split_groups_for(std::int64_t windows) { return windows < 2048 ? 4 : 32; }
 
 // Thread blocks of 16 warps, each window cut into 16 ranges, where the matrix has fewer
-// than 512 windows (16384 rows): the windows alone would leave most of the device idle
-// while each waits on its chain of blocks. Also a function of the window count alone.
-bool wide_for(std::int64_t windows) { return windows < 512; }
+// than 64 windows (2048 rows): the windows alone would leave most of the device idle
+// while each waits on its chain of blocks. With more windows the wide blocks (one per SM
+// by shared memory) run in waves and lose. Also a function of the window count alone.
+bool wide_for(std::int64_t windows) { return windows < 64; }
 
 shape shape_of(const problem& p) {
     shape s;
