@@ -83,8 +83,10 @@ for step in "$@"; do
     for k in 11half_policyI6__halfEELi1 11half_policyI6__halfEELi2 11half_policyI6__halfEELi4 \
              11half_policyI13__nv_bfloat16EELi2 11tf32_policyELi2 10f64_policyIdEELi1 10f64_policyIdEELi2 \
              10f64_policyIfEELi2; do
-      f=_ZN3tcs4spmm6blocks13blocks_kernelINS1_${k}EEEvNS1_11kernel_argsINT_6scalarEEE
-      echo "$k: $(cuobjdump -sass -fun "$f" $b/lib/libtcsparse.so 2>/dev/null | grep -c -E '\b(HMMA|DMMA)') HMMA/DMMA"
+      for w in 4 16; do
+        f=_ZN3tcs4spmm6blocks13blocks_kernelINS1_${k}ELi${w}EEEvNS1_11kernel_argsINT_6scalarEEE
+        echo "$k W$w: $(cuobjdump -sass -fun "$f" $b/lib/libtcsparse.so 2>/dev/null | grep -c -E '\b(HMMA|DMMA)')"
+      done
     done > "$out/sass-blocks.txt"
     stamp "sass-blocks: $(tr '\n' ' ' < "$out/sass-blocks.txt")" ;;
   sass)
