@@ -5,19 +5,20 @@
 // A warp multiplies whole blocks (32 rows x 16 columns): each operand fragment of op(B)
 // it loads serves the block's four row groups, so the work per block that is not MMA
 // (staging the tile, the row masks, gathering A's values) is paid once for 32 rows.
-// A warp runs a range of one window's blocks through its own cp.async pipeline (kStages
-// tiles of op(B) and masks in flight; no block-wide barrier inside the range). Each lane
-// gathers 4 values of each of its 4 rows per block straight from A's value array (the
-// k-th set bit of a row's masks is its k-th entry, dense_blocks.hpp), one block ahead of
-// the MMAs that use them.
+// A warp runs a range of one window's blocks through its own cp.async pipeline (tiles
+// of op(B) and masks three or four blocks deep; no block-wide barrier inside the range).
+// Each lane gathers 4 values of each of its 4 rows per block straight from A's value
+// array (the k-th set bit of a row's masks is its k-th entry, dense_blocks.hpp), a block
+// ahead of their MMAs or just before them (P::prefetch).
 //
 // The tasks of a launch, in schedule order (windows with more blocks first): the first
 // summary->split_windows windows, those with at least dense_blocks::split_groups blocks,
-// are each cut into four contiguous ranges, one per warp of a thread block, whose sums
-// are added in warp order through shared memory (a window of many blocks then waits for a
-// quarter of them, not all); the other windows go four to a thread block, one per warp.
-// Which windows are cut depends only on A's structure and the window count, so the sums,
-// and C, depend only on those and the sizes: bitwise the same with and without
+// are each cut into W contiguous ranges, one per warp of a thread block, whose sums are
+// added in warp order through shared memory (a window of many blocks then waits for a
+// W-th of them, not all); the other windows go W to a thread block, one per warp. W is 4,
+// or 16 for a matrix of few windows (product::wide). Which windows are cut, and how,
+// depends only on A's structure and the window count (and whether the device's shared
+// memory holds the 16-warp blocks), so C is bitwise the same with and without
 // preprocess, and run to run. A task is done once per slice of columns of C (T MMA tiles
 // wide); the grid is as many thread blocks as the device holds at once, looping over
 // the tasks and slices.
@@ -38,8 +39,7 @@
 
 namespace tcs::spmm::blocks {
 
-// Warps per thread block: 4, or 16 for matrices of few windows (product::wide), whose
-// windows are then cut into 16 ranges: more of the device on a short chain each.
+// Warps per thread block (W): 4, or 16 for matrices of few windows (product::wide).
 inline constexpr int kWarps = 4;
 inline constexpr int kWideWarps = 16;
 inline constexpr int kRowGroups = formats::kWindowRows / 8;  // the 8-row side of every MMA
