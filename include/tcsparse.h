@@ -525,10 +525,12 @@ TCS_API tcsStatus_t tcsDnMatSetValues(tcsDnMatDescr_t dnMatDescr, void* values);
  *
  * Without checking, a product over invalid data (offsets out of order or beyond nnz,
  * columns outside the matrix) computes an undefined C, as in cuSPARSE, with a promise
- * cuSPARSE does not make: the hash SpGEMM and the CSR SpMM bound every index they read
- * from A and B, so they read and write nothing outside the arrays of A, B, C and the
- * buffers, and return. (The entries of C for the broken rows are garbage; SpGEMM may
- * also report INSUFFICIENT_RESOURCES when the corrupt offsets claim 2^31 products.)
+ * cuSPARSE does not make: every product bounds every index it reads from A and B, so it
+ * reads and writes nothing outside the arrays of A, B, C and the buffers, and returns.
+ * (The entries of C for the broken rows are garbage; SpGEMM may also report
+ * INSUFFICIENT_RESOURCES when the corrupt offsets claim 2^31 products, and the tile
+ * algorithms' workEstimation returns INVALID_VALUE where A's or B's row offsets
+ * decrease, which it finds while converting them to tiles.)
  * \{
  */
 
