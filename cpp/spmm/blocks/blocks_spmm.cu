@@ -53,9 +53,9 @@ bool on_dmma(precision k) { return k == precision::f64 || k == precision::f32_on
 int tile_width(precision k) { return on_dmma(k) ? 8 : 16; }
 int max_tiles(precision k) { return on_dmma(k) ? 2 : 4; }
 
-// Windows the kernel cuts over the four warps of a thread block (kernel.cuh): with few
-// windows (a small matrix: the device would wait on their serial chains of blocks) every
-// window of 4 blocks or more; with many, only the very long ones. A function of the
+// Windows the kernel cuts over the warps of a thread block (kernel.cuh): with few windows
+// (a small matrix: the device would wait on their serial chains of blocks) every window
+// of 4 blocks or more; with many, only the very long ones. A function of the
 // window count alone, so that the sums do not depend on the device.
 int split_groups_for(std::int64_t windows) { return windows < 2048 ? 4 : 32; }
 

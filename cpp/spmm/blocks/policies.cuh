@@ -145,9 +145,9 @@ struct f64_policy {
     __device__ static int acc_col(int lane, int i) { return 2 * (lane & 3) + i; }
 
     // 32 rows x 16 columns of C: 32 registers of accumulators, which leave room for the
-    // gathered values and 3 thread blocks per SM.
+    // gathered values at four thread blocks per SM (128 registers).
     static constexpr int max_tiles = 2;
-    // 8-byte values: a second set would cost 32 registers and an SM's third thread block.
+    // 8-byte values: a second set would cost 32 registers and an SM's fourth thread block.
     static constexpr bool prefetch = sizeof(E) < 8;
 
     struct frag {
