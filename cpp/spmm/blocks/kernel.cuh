@@ -268,12 +268,22 @@ __device__ __forceinline__ void run_range(const kernel_args<typename P::scalar>&
     mma::cp_async_wait<0>();
 }
 
-// alpha * acc + beta * C into rows p0 .. p0 + 31 of the window (C's rows order[p]).
+// C[at] = alpha * x + beta * C[at] (beta == 0 never reads C).
+template <class P>
+__device__ __forceinline__ void combine(const kernel_args<typename P::scalar>& a, std::int64_t at,
+                                        typename P::acc x) {
+    using Acc = typename P::acc;
+    const Acc beta = Acc(a.beta.get());
+    x *= Acc(a.alpha.get());
+    if (beta != Acc(0)) x += beta * Acc(load_c(a.c, at, a.c_type));
+    store_c(a.c, at, a.c_type, x);
+}
+
+// The lane's accumulators into rows p0 .. p0 + 31 of the window (C's rows order[p]),
+// each row of C looked up once.
 template <class P, int T>
 __device__ __forceinline__ void write_c(const kernel_args<typename P::scalar>& a, int p0, std::int64_t j0,
                                         int lane, const typename P::acc (&acc)[kRowGroups][T][P::acc_regs]) {
-    using Acc = typename P::acc;
-    const Acc alpha = Acc(a.alpha.get()), beta = Acc(a.beta.get());
 #pragma unroll
     for (int r = 0; r < kRowGroups; ++r)
 #pragma unroll
@@ -284,29 +294,18 @@ __device__ __forceinline__ void write_c(const kernel_args<typename P::scalar>& a
 #pragma unroll
             for (int t = 0; t < T; ++t) {
                 const std::int64_t j = j0 + t * P::tile_cols + P::acc_col(lane, i);
-                if (j < a.n) {
-                    const std::int64_t at = row + j * a.c_col_stride;
-                    Acc x = alpha * acc[r][t][i];
-                    if (beta != Acc(0)) x += beta * Acc(load_c(a.c, at, a.c_type));
-                    store_c(a.c, at, a.c_type, x);
-                }
+                if (j < a.n) combine<P>(a, row + j * a.c_col_stride, acc[r][t][i]);
             }
         }
 }
 
-// alpha * x + beta * C for accumulator (r, t, i) of `lane` (write_c's element).
+// One accumulator, (r, t, i) of `lane`: write_c's element, for the cut windows' sums.
 template <class P, int T>
 __device__ __forceinline__ void write_one(const kernel_args<typename P::scalar>& a, int p0, std::int64_t j0,
                                           int r, int t, int i, int lane, typename P::acc x) {
-    using Acc = typename P::acc;
     const int p = p0 + 8 * r + P::acc_row(lane, i);
     const std::int64_t j = j0 + t * P::tile_cols + P::acc_col(lane, i);
-    if (p >= a.rows || j >= a.n) return;
-    const std::int64_t at = std::int64_t(a.order[p]) * a.c_row_stride + j * a.c_col_stride;
-    const Acc beta = Acc(a.beta.get());
-    x *= Acc(a.alpha.get());
-    if (beta != Acc(0)) x += beta * Acc(load_c(a.c, at, a.c_type));
-    store_c(a.c, at, a.c_type, x);
+    if (p < a.rows && j < a.n) combine<P>(a, std::int64_t(a.order[p]) * a.c_row_stride + j * a.c_col_stride, x);
 }
 
 template <class P, int T, int W>
