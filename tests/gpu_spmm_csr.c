@@ -195,6 +195,7 @@ static void gen_mixed(tcst_csr* out, int64_t rows, int64_t cols, int max_len, do
         for (int e = 0; e < len[i]; ++e) out->val[start + e] = tcst_rng_symmetric(&fx.rng);
         out->row_ptr[i + 1] = start + len[i];
     }
+    assert_int_equal(out->row_ptr[rows], nnz);
     free(len);
     free(pool);
 }
@@ -223,7 +224,10 @@ static void gen_runs(tcst_csr* out, int64_t rows, int64_t cols, int block, int m
     int64_t nnz = 0;
     for (int64_t i = 0; i < rows;) {
         const int64_t end = i + block < rows ? i + block : rows;
-        const int64_t split = random_below(20) == 0 ? i + 1 + random_below(block - 1) : end;
+        /* Inside the block: the last block may hold a single row (no split). */
+        const int64_t split = end - i >= 2 && random_below(20) == 0
+                                  ? i + 1 + random_below((int)(end - i - 1))
+                                  : end;
         while (i < end) {
             const int64_t stop = i < split ? split : end;
             int l = long_every > 0 && random_below(long_every) == 0 ? long_len
@@ -406,6 +410,42 @@ static void reference(const tcst_csr* a, int trans_a, int trans_b, const double*
 
 /* Checks the downloaded image of C: entries within the bound, every byte outside C
  * still 0xFF. */
+/* op(A)'s source of the case being checked, for dump_failure. */
+static const tcst_csr* checked_a = NULL;
+
+/* With TCST_DUMP_DIR set, a failing comparison leaves A (after rounding, Matrix Market,
+ * 1-based) and every wrong element of C (i j result reference) in that folder: a
+ * failure that needs the whole seeded sequence of tests to recur can then be studied
+ * off the GPU. */
+static void dump_failure(const double* x, const double* ref, const double* bound, int64_t m,
+                         int64_t n, double tol, const char* what) {
+    const char* dir = getenv("TCST_DUMP_DIR");
+    if (dir == NULL || checked_a == NULL) return;
+    char path[4096];
+    snprintf(path, sizeof path, "%s/A.mtx", dir);
+    FILE* f = fopen(path, "w");
+    if (f == NULL) return;
+    const tcst_csr* a = checked_a;
+    fprintf(f, "%%%%MatrixMarket matrix coordinate real general\n%% %s\n", what);
+    fprintf(f, "%lld %lld %lld\n", (long long)a->rows, (long long)a->cols, (long long)a->nnz);
+    for (int64_t i = 0; i < a->rows; ++i)
+        for (int e = a->row_ptr[i]; e < a->row_ptr[i + 1]; ++e)
+            fprintf(f, "%lld %d %.17g\n", (long long)i + 1, a->col_idx[e] + 1, a->val[e]);
+    fclose(f);
+    snprintf(path, sizeof path, "%s/wrong.txt", dir);
+    f = fopen(path, "w");
+    if (f == NULL) return;
+    fprintf(f, "# %s\n# i j result reference magnitude\n", what);
+    for (int64_t j = 0; j < n; ++j)
+        for (int64_t i = 0; i < m; ++i) {
+            const size_t q = (size_t)(i + j * m);
+            if (!(fabs(x[q] - ref[q]) <= tol * bound[q]))
+                fprintf(f, "%lld %lld %.17g %.17g %g\n", (long long)i, (long long)j, x[q], ref[q],
+                        bound[q]);
+        }
+    fclose(f);
+}
+
 static void compare(const dense* c, const unsigned char* image, const double* ref,
                     const double* mag, const types_t* ty, const char* what) {
     const int64_t m = c->rows, n = c->cols;
@@ -427,6 +467,7 @@ static void compare(const dense* c, const unsigned char* image, const double* re
         }
     const double worst = tcst_compare_dense(ref, bound, x, (int64_t)mn);
     if (!(worst <= ty->tol)) {
+        dump_failure(x, ref, bound, m, n, ty->tol, what);
         for (int64_t j = 0; j < n; ++j)
             for (int64_t i = 0; i < m; ++i) {
                 const size_t q = (size_t)(i + j * m);
@@ -618,6 +659,7 @@ static void check_case(const tcst_csr* a_in, const spmm_case* sc) {
     unsigned char* again = (unsigned char*)xmalloc(image_bytes);
     reference(&a, sc->trans_a, sc->trans_b, bh, b_rows > 0 ? b_rows : 1, (size_t)(b_rows * b_cols),
               m, n, sc->alpha, sc->beta, c0, ref, mag);
+    checked_a = &a;
 
     spmm_call(sc, &s, da.descr, db, dc, buffer, sc->preprocess);
     CUDA_OK(cudaMemcpy(first, c.dev, image_bytes, cudaMemcpyDeviceToHost));
@@ -676,6 +718,7 @@ static void check_case(const tcst_csr* a_in, const spmm_case* sc) {
         compare(&c, again, ref, mag, ty, describe(sc, "run with new values of A"));
     }
 
+    checked_a = NULL;
     free_operands(db, dc, &da, &b, &c);
     tcst_device_free(buffer);
     tcst_device_free(s.dev);
