@@ -17,7 +17,7 @@
 #   scripts/petsc.sh stage-tcsparse [BUILD_DIR]   tcsparse's library and shim from
 #        BUILD_DIR (default build/) or .prebuilt/lib into .petsc-bundle/tcsparse.tar.xz
 #        (carry .petsc-bundle: both files)
-#   scripts/petsc.sh run [--cases LIST] [--ranks LIST] [--grid N] [--no-trace] [--quick]
+#   scripts/petsc.sh run [--cases LIST] [--ranks LIST] [--grid N] [--no-trace] [--quick] [--bind-gpus]
 #        (GPU machine) unpacks the bundle into /tmp, runs every case with plain cuSPARSE
 #        and with the shim preloaded ($TCS_SHIM, else the bundle's, else
 #        .prebuilt/lib/libtcsparse_cusparse.so.0), 1 and 2 ranks, -log_view each, then
@@ -275,9 +275,10 @@ matrix_dir() {
 }
 
 run() {
-  local cases=products,ex94,gamg,spmm ranks="1 2" trace=1 quick=0 cpu=0 grid="" 
+  local cases=products,ex94,gamg,spmm ranks="1 2" trace=1 quick=0 cpu=0 grid="" bind=0
   while [ $# -gt 0 ]; do
     case "$1" in
+      --bind-gpus) bind=1 ;;
       --cases) cases=$2; shift ;;
       --ranks) ranks=$2; shift ;;
       --grid) grid=$2; shift ;;
@@ -357,6 +358,20 @@ run() {
   } > "$out/run-info.txt"
   ldd "$R/bin/ex45" | grep 'not found' >&2
 
+  # --bind-gpus: each rank sees only GPU (rank mod GPUs) as its device 0. PETSc 3.26 on
+  # two visible H200s aborted in PetscFinalize (its device-context pool, malloc
+  # corruption) with plain cuSPARSE and with the shim alike; one visible GPU per rank is
+  # also how MPI jobs are usually bound.
+  local wrap=()
+  if [ $bind = 1 ]; then
+    local gpus; gpus=$(nvidia-smi -L 2>/dev/null | grep -c '^GPU')
+    [ "$gpus" -ge 1 ] || gpus=1
+    printf '#!/bin/sh\nexport CUDA_VISIBLE_DEVICES=$(( ${PMI_RANK:-0} %% %d ))\nexec "$@"\n' "$gpus" > "$out/bind-gpu.sh"
+    chmod +x "$out/bind-gpu.sh"
+    wrap=("$out/bind-gpu.sh")
+    echo "ranks bound to GPUs: CUDA_VISIBLE_DEVICES = PMI_RANK mod $gpus" >> "$out/run-info.txt"
+  fi
+
   local t0; t0=$(date +%s)
   local limit=${PETSC_RUN_LIMIT:-360}   # seconds for all timed runs; then trace runs
   one() {  # label mode ranks log-level args...
@@ -374,7 +389,7 @@ run() {
     # loaded as aijcusparse), so its A gets no -mat_type.
     local opts=$common
     [ "$1" = ex237 ] && opts=${common/-mat_type aijcusparse /}
-    timeout "$left" "$R/bin/mpiexec" "${envs[@]}" -n "$np" "$@" $opts \
+    timeout "$left" "$R/bin/mpiexec" "${envs[@]}" -n "$np" ${wrap[@]+"${wrap[@]}"} "$@" $opts \
       -log_view ":$out/$tag.logview" > "$out/$tag.out" 2> "$out/$tag.err" < /dev/null
     local rc=$?
     echo $rc > "$out/$tag.rc"
