@@ -5,7 +5,8 @@
 // global memory, under the shared memory of an H100 and of a 48 KB device. Checked
 // against the CPU reference of tests/support; and every product is computed twice with
 // different thread interleavings, which must give bitwise the same C. With 64-bit
-// index arrays (A, B or C TCS_INDEX_64I) C must equal bitwise the one of 32-bit arrays.
+// index arrays (A, B or C TCS_INDEX_64I) C must equal bitwise the one of 32-bit arrays,
+// and with rows in chunks (a memory budget) the one of the whole product.
 #include "core/device.hpp"
 #include "emulated_indices.hpp"
 #include "emulation_check.hpp"
@@ -34,6 +35,7 @@ struct options {
     double alpha = 1.0, beta = 0.0;
     bool device_scalars = false;
     bool wide_a = false, wide_b = false, wide_c = false;  // 64-bit index arrays
+    double chunk = 1.0;  // the chunk_fraction of estimateMemory
 };
 
 using buffer = tcst::poisoned_buffer;
@@ -85,6 +87,10 @@ result multiply(const tcst_csr& a, const tcst_csr& b, const options& o, const tc
     if (plan->buffer1_size(p) != size1) std::abort();
     buffer buf1(size1);
     plan->work_estimation(p, buf1.get());
+    if (o.chunk < 1.0) {
+        buffer buf3(plan->buffer3_size(p, o.chunk) + 8);
+        plan->set_chunks(p, o.chunk, buf1.get(), buf3.get());
+    }
     result r;
     r.products = plan->num_products();
     const std::size_t size2 = plan->buffer2_size(p);
@@ -160,6 +166,14 @@ bool check(const char* name, const tcst_csr& a, const tcst_csr& b, const options
     const result second = multiply(a, b, o, dev, base_seed * 31 + 2, old);
     CHECK(first.rp == second.rp && first.ci == second.ci && first.val == second.val,
           "%s: two interleavings give different C", name);
+    // Under a memory budget the rows run in chunks (of 8 rows at least): the same C.
+    if (a.rows > 8) {
+        options budget = o;
+        budget.chunk = 0.3;
+        const result chunked = multiply(a, b, budget, dev, base_seed * 31 + 3, old);
+        CHECK(first.rp == chunked.rp && first.ci == chunked.ci && first.val == chunked.val,
+              "%s: chunk_fraction 0.3 gives another C", name);
+    }
     if (o.wide_a || o.wide_b || o.wide_c) {
         options narrow = o;
         narrow.wide_a = narrow.wide_b = narrow.wide_c = false;
