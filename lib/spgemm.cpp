@@ -231,6 +231,15 @@ extern "C" TCS_API tcsStatus_t tcsSpGEMM_estimateMemory(
     d.at = stage::estimated;
     d.buffer2 = nullptr;
     d.plan->set_chunks(k.problem, chunk_fraction, d.buffer1, externalBuffer3);
+    if (chunk_fraction < 1.0f) {
+        // Many small chunks can need more for their counts than they save: then the
+        // whole product is within the budget already. The whole size is taken after
+        // the budget was set, since the default may have changed plans for it.
+        const std::size_t chunked = d.plan->buffer2_size(k.problem);
+        d.plan->set_chunks(k.problem, 1.0, d.buffer1, externalBuffer3);
+        if (chunked < d.plan->buffer2_size(k.problem))
+            d.plan->set_chunks(k.problem, chunk_fraction, d.buffer1, externalBuffer3);
+    }
     *bufferSize2 = nonzero(d.plan->buffer2_size(k.problem));
     return TCS_STATUS_SUCCESS;
 } catch (...) {

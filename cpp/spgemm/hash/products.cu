@@ -111,14 +111,21 @@ int grid_for(std::int64_t items, int per_block, const device_info& d) {
 
 __global__ void write_offset_kernel(index_out rp, int value) { rp.set(0, value); }
 
-// Rows per (chunk, numeric bin), one global atomic a row: it runs only under a memory
-// budget, where its O(m) pass is small beside the product.
+// Rows per (chunk, numeric bin): the lanes of a warp with the same (chunk, bin) add
+// with one atomic, so that rows of one bin do not queue on one counter. It runs only
+// under a memory budget.
 __global__ void __launch_bounds__(kThreads)
     chunk_bins_kernel(int m, int chunk_rows, bin_table numeric, const offset_t* row_off, int* counts) {
+    const int lane = lane_id();
     const std::int64_t stride = std::int64_t(gridDim.x) * kThreads;
-    for (std::int64_t r = std::int64_t(blockIdx.x) * kThreads + threadIdx.x; r < m; r += stride) {
-        const int bin = numeric.find(int(row_off[r + 1] - row_off[r]));
-        atomicAdd(&counts[(r / chunk_rows) * kMaxBins + bin], 1);
+    // r0 is uniform within the warp so that every lane takes part in the match.
+    for (std::int64_t r0 = std::int64_t(blockIdx.x) * kThreads + (threadIdx.x & ~31u); r0 < m;
+         r0 += stride) {
+        const std::int64_t r = r0 + lane;
+        const int key = r < m ? int(r / chunk_rows) * kMaxBins + numeric.find(int(row_off[r + 1] - row_off[r]))
+                              : -1;
+        const unsigned peers = __match_any_sync(kFullMask, key);
+        if (key >= 0 && lane == __ffs(peers) - 1) atomicAdd(&counts[key], __popc(peers));
     }
 }
 
