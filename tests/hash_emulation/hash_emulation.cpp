@@ -242,6 +242,37 @@ tcst_csr one_long_row(std::int64_t rows, int k, std::uint64_t s) {
     return m;
 }
 
+// The budget's sizes on the plan (the C layer's argument checks need a GPU handle):
+// buffer3 only for a fraction below 1, chunks of at least 8 rows, and a fraction of 1
+// giving back the whole product's buffer2. (Whether chunks shrink buffer2 is the C
+// layer's test: at these sizes the counts' alignment outweighs what they save.)
+bool check_budget_sizes(const tcst_csr& a, const tcst_csr& b, const tcs::device_info& dev) {
+    std::printf("  %-34s\n", "budget sizes");
+    options o;
+    operand A(a, 0, false, false), B(b, 0, false, false);
+    problem p;
+    p.a = A.view;
+    p.b = B.view;
+    p.compute = tcs::value_type::f32;
+    p.device = &dev;
+    auto plan = tcs::spgemm::make_hash_plan();
+    buffer buf1(plan->buffer1_size(p));
+    plan->work_estimation(p, buf1.get());
+    const std::size_t whole = plan->buffer2_size(p);
+    const std::size_t per_chunk = 16 * sizeof(int);  // kMaxBins counts
+    const std::int64_t m = a.rows;
+    CHECK(plan->buffer3_size(p, 1.0) == 0, "budget: buffer3 for chunk_fraction 1");
+    CHECK(plan->buffer3_size(p, 1e-9) == std::size_t((m + 7) / 8) * per_chunk,
+          "budget: chunks of fewer than 8 rows");
+    CHECK(plan->buffer3_size(p, 0.5) == 2 * per_chunk, "budget: chunk_fraction 0.5 is not 2 chunks");
+    buffer buf3(plan->buffer3_size(p, 0.25) + 8);
+    plan->set_chunks(p, 0.25, buf1.get(), buf3.get());
+    plan->set_chunks(p, 1.0, buf1.get(), buf3.get());
+    CHECK(plan->buffer2_size(p) == whole, "budget: chunk_fraction 1 does not restore buffer2");
+    (void)o;
+    return true;
+}
+
 void run_suite(const tcs::device_info& dev, const char* label) {
     std::printf("device: %s (%zu bytes of shared memory per block)\n", label, dev.smem_per_block_optin);
     const std::uint64_t s = base_seed;
@@ -334,6 +365,7 @@ void run_suite(const tcs::device_info& dev, const char* label) {
         o.wide_a = o.wide_b = o.wide_c = true;
         o.c_base = 1;
         check("ladder (all bins), 64-bit indices", a, b, o, dev);
+        check_budget_sizes(a, b, dev);
         tcst_csr_free(&a);
         tcst_csr_free(&b);
     }
