@@ -802,6 +802,7 @@ static void check_budget(const char* name, const tcst_csr* a, const tcst_csr* b,
     result y = full_protocol(&part, a, b, nnz);
     char label[160];
     snprintf(label, sizeof label, "%s, chunk_fraction %g", name, (double)chunk);
+    print_message("%s: buffer2 %zu bytes whole, %zu under the budget\n", label, whole.size2, part.size2);
     assert_same(label, &x, &y, o.is_double);
     if (part.size2 > whole.size2 && alg_whole == o.alg)
         fail_msg("%s: buffer2 of %zu bytes under the budget, %zu without", label, part.size2, whole.size2);

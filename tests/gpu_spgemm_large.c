@@ -426,7 +426,7 @@ int main(void) {
         return TCST_SKIP;
     }
     const char* quick = getenv("TCS_TEST_QUICK");
-    if (quick != NULL && strcmp(quick, "0") != 0) {
+    if (quick != NULL && *quick != '\0' && strcmp(quick, "0") != 0) {
         printf("gpu_spgemm_large: TCS_TEST_QUICK: skipped (sizes of 2^31 cannot be made small)\n");
         return TCST_SKIP;
     }
