@@ -1,9 +1,11 @@
 // SpGEMM at scale: C = A*A for 27-point stencils on n^3 nodes, from nnz(C) = 1e7 up to
 // what fits the GPU ((5n-6)^3 entries of C, (9n-10)^3 products). tcsparse's default
-// ("tcsparse"; C with 64-bit indices once nnz(C) + 1 passes 2^31, 32-bit below) and the
-// same under a memory budget ("tcsparse_budget": estimateMemory with chunk_fraction
-// 0.2), beside cuSPARSE's default ("cusparse") and its chunked ALG3 with the same
-// chunk_fraction ("cusparse_alg3"). The timed unit is the whole pipeline, allocations of
+// ("tcsparse"; C with 64-bit indices once nnz(C) + 1 passes 2^31, 32-bit below), its
+// hash algorithm forced ("tcsparse_hash": the default takes tiles on these stencils
+// while nnz(C) < 2^31) and ALG3 under a memory budget ("tcsparse_budget":
+// estimateMemory with chunk_fraction 0.2, the hash algorithm in row chunks), beside
+// cuSPARSE's default ("cusparse") and its ALG3 with the same chunk_fraction
+// ("cusparse_alg3"). The timed unit is the whole pipeline, allocations of
 // the buffers and of C included (as spgemm.cpp); peak_bytes counts the buffers and C,
 // not A. The first run is a warm-up whose nnz(C) is checked against the formula (the
 // values are checked by tests/gpu_spgemm_large.c: a CPU reference of C is out of reach
@@ -184,10 +186,11 @@ void register_spgemm_scale(const run_counts& runs) {
     for (cudaDataType type : {CUDA_R_32F, CUDA_R_64F})
         for (int n : kSizes) {
             const scale_case sc = case_of(n);
-            // The largest runs take seconds each: fewer of them.
-            const int r = sc.nnz_c > 500000000 ? 2 : std::max(2, runs.spgemm / 2);
+            // The largest runs take seconds each (cuSPARSE's tens of seconds): fewer.
+            const int r = sc.nnz_c > 500000000 ? 1 : sc.nnz_c > 50000000 ? 2 : std::max(2, runs.spgemm / 2);
             add<tcsparse_lib>(sc, type, r, TCS_SPGEMM_DEFAULT, 1.0f, "tcsparse");
-            add<tcsparse_lib>(sc, type, r, TCS_SPGEMM_DEFAULT, kChunkFraction, "tcsparse_budget");
+            add<tcsparse_lib>(sc, type, r, TCS_SPGEMM_ALG_HASH, 1.0f, "tcsparse_hash");
+            add<tcsparse_lib>(sc, type, r, TCS_SPGEMM_ALG3, kChunkFraction, "tcsparse_budget");
             if (sc.nnz_c + 1 <= int64_t(INT32_MAX)) {  // cuSPARSE's SpGEMM is 32-bit only
                 add<cusparse_lib>(sc, type, r, CUSPARSE_SPGEMM_DEFAULT, 1.0f, "cusparse");
                 add<cusparse_lib>(sc, type, r, CUSPARSE_SPGEMM_ALG3, kChunkFraction, "cusparse_alg3");
