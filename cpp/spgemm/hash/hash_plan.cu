@@ -21,11 +21,12 @@
 // So both buffers are O(m) plus bounded scratch: C itself is never stored twice.
 //
 // Under a memory budget (set_chunks, chunk_fraction f < 1) compute and copy take C's rows
-// in chunks of R = ceil(f*m) rows (at least 8, at most 1024 chunks), each binned and multiplied on its
-// own: buffer2 then holds the rows per (chunk, numeric bin) | bin cursors | rows by
-// numeric bin (R) | wide-row scratch with f times the blocks (at least one). A row is
-// computed by the same kernel, in the same order, in any chunk: C is bitwise the same.
-// estimateMemory's buffer3 holds those counts while they are read back (once).
+// in chunks of R = ceil(f*m) rows (at least 8, at most 1024 chunks), each binned and
+// multiplied on its own: buffer2 then holds the rows per (chunk, numeric bin) | bin
+// cursors | rows by numeric bin (R) | wide-row scratch with f times the blocks (at least
+// one). A row is computed by the same kernel, in the same order, in any chunk: C is
+// bitwise the same. estimateMemory's buffer3 holds those counts while they are read
+// back (once).
 #include "core/error.hpp"
 #include "core/workspace.hpp"
 #include "spgemm/hash/launch.hpp"

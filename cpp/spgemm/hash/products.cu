@@ -122,8 +122,8 @@ __global__ void __launch_bounds__(kThreads)
     for (std::int64_t r0 = std::int64_t(blockIdx.x) * kThreads + (threadIdx.x & ~31u); r0 < m;
          r0 += stride) {
         const std::int64_t r = r0 + lane;
-        const int key = r < m ? int(r / chunk_rows) * kMaxBins + numeric.find(int(row_off[r + 1] - row_off[r]))
-                              : -1;
+        const int key =
+            r < m ? int(r / chunk_rows) * kMaxBins + numeric.find(int(row_off[r + 1] - row_off[r])) : -1;
         const unsigned peers = __match_any_sync(kFullMask, key);
         if (key >= 0 && lane == __ffs(peers) - 1) atomicAdd(&counts[key], __popc(peers));
     }
