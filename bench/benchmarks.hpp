@@ -6,6 +6,8 @@
 //   spmv/<fp32|fp64>/<N|T>/<matrix>/<tcsparse|cusparse>
 //   spmm_blocks/<fp16|fp32|fp64>/row/n<N>/<matrix>/<tcsparse|blocks|csr|cusparse|cusparse_bell<B>>
 //       (the tensor-core block family beside the CSR paths: spmm_blocks.cpp)
+//   spgemm_scale/<fp32|fp64>/stencil27_n<N>/<tcsparse|tcsparse_hash|tcsparse_budget|cusparse|cusparse_alg3>
+//       (SpGEMM from nnz(C) = 1e7 to what fits the GPU: spgemm_scale.cpp)
 #pragma once
 
 #include "suite.hpp"
@@ -23,5 +25,6 @@ void register_spmm(const matrix_case& c, const run_counts& runs, bool quick);
 void register_spmm_sweep(const matrix_case& c, const run_counts& runs);
 void register_spmv(const matrix_case& c, const run_counts& runs, bool quick);
 void register_spmm_blocks(const matrix_case& c, const run_counts& runs);
+void register_spgemm_scale(const run_counts& runs);
 
 }  // namespace bench

@@ -48,11 +48,13 @@ namespace bench {
         static constexpr prefix##Operation_t non_transpose = PREFIX##_OPERATION_NON_TRANSPOSE; \
         static constexpr prefix##Operation_t transpose = PREFIX##_OPERATION_TRANSPOSE;      \
         static constexpr prefix##IndexType_t index32 = PREFIX##_INDEX_32I;                  \
+        static constexpr prefix##IndexType_t index64 = PREFIX##_INDEX_64I;                  \
         static constexpr prefix##IndexBase_t base_zero = PREFIX##_INDEX_BASE_ZERO;          \
         static constexpr order_t row_major = PREFIX##_ORDER_ROW;                            \
         static constexpr order_t col_major = PREFIX##_ORDER_COL;                            \
         static constexpr spgemm_alg_t spgemm_default = PREFIX##_SPGEMM_DEFAULT;             \
         static constexpr spgemm_alg_t spgemm_alg2 = PREFIX##_SPGEMM_ALG2;                   \
+        static constexpr spgemm_alg_t spgemm_alg3 = PREFIX##_SPGEMM_ALG3;                   \
         static constexpr spmm_alg_t spmm_default = PREFIX##_SPMM_ALG_DEFAULT;               \
         static constexpr spmv_alg_t spmv_default = PREFIX##_SPMV_ALG_DEFAULT;               \
         static const char* status_name(status_t s) { return prefix##GetErrorName(s); }      \

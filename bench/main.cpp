@@ -3,7 +3,7 @@
 //   tcs_bench [--quick] [Google Benchmark flags]
 //
 // --quick (or TCS_BENCH_QUICK=1) runs the small subset; without a --benchmark_filter the
-// spmm_sweep and spmm_blocks families are filtered out. Without a GPU nothing is measured: the program says
+// spmm_sweep, spmm_blocks and spgemm_scale families are filtered out. Without a GPU nothing is measured: the program says
 // so and exits 0 (--benchmark_list_tests still lists the names).
 #include <benchmark/benchmark.h>
 
@@ -50,7 +50,7 @@ int main(int argc, char** argv) {
     }
     // The sweep forces tcsparse's algorithms for tuning, the block family's comparison
     // runs every variant: they run only when asked for.
-    static char default_filter[] = "--benchmark_filter=-^(spmm_sweep|spmm_blocks)/";
+    static char default_filter[] = "--benchmark_filter=-^(spmm_sweep|spmm_blocks|spgemm_scale)/";
     if (!has_flag(args, "--benchmark_filter")) args.push_back(default_filter);
 
     const bool list_only = has_flag(args, "--benchmark_list_tests") &&
@@ -79,6 +79,7 @@ int main(int argc, char** argv) {
     }
     for (const bench::matrix_case& c : cases) bench::register_spmm_sweep(c, runs);
     for (const bench::matrix_case& c : cases) bench::register_spmm_blocks(c, runs);
+    bench::register_spgemm_scale(runs);
 
     if (have_gpu && !list_only) {
         try {

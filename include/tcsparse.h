@@ -528,7 +528,7 @@ TCS_API tcsStatus_t tcsDnMatSetValues(tcsDnMatDescr_t dnMatDescr, void* values);
  * cuSPARSE does not make: every product bounds every index it reads from A and B, so it
  * reads and writes nothing outside the arrays of A, B, C and the buffers, and returns.
  * (The entries of C for the broken rows are garbage; SpGEMM may also report
- * INSUFFICIENT_RESOURCES when the corrupt offsets claim 2^31 products, and the tile
+ * INSUFFICIENT_RESOURCES when corrupt input gives a row of C 2^31 products, and the tile
  * algorithms' workEstimation returns INVALID_VALUE where A's or B's row offsets
  * decrease, which it finds while converting them to tiles.)
  * \{
@@ -653,10 +653,13 @@ TCS_API tcsStatus_t tcsDnVecSetValues(tcsDnVecDescr_t dnVecDescr, void* values);
  *    TCS_INDEX_32I or both TCS_INDEX_64I, chosen per matrix (64-bit is tcsparse's
  *    extension: cuSPARSE's SpGEMM takes 32-bit only); mixed widths and 16U return
  *    NOT_SUPPORTED. 64-bit arrays are read and C's written as stored, and C equals
- *    bitwise the one of 32-bit arrays. The counts stay 32-bit: a 64-bit A or B of
- *    2^31 - 1 rows or columns or more, or of 2^31 nonzeros or more, returns
- *    NOT_SUPPORTED, and 2^31 products or more (or nnz(C) >= 2^31 for the tile
- *    algorithms) INSUFFICIENT_RESOURCES, with 64-bit indices too.
+ *    bitwise the one of 32-bit arrays. A's and B's counts stay 32-bit: a 64-bit A or
+ *    B of 2^31 - 1 rows or columns or more, or of 2^31 nonzeros or more, returns
+ *    NOT_SUPPORTED. The number of products and nnz(C) are 64-bit (the hash
+ *    algorithm): with a 64-bit C, nnz(C) may pass 2^31; a 32-bit C whose offsets
+ *    cannot hold nnz(C) (nnz(C) + base >= 2^31) returns INSUFFICIENT_RESOURCES from
+ *    workEstimation, with a log line. The tile algorithms keep 32-bit offsets:
+ *    nnz(C) >= 2^31 returns INSUFFICIENT_RESOURCES from them (DEFAULT then runs hash).
  *    Index bases of A, B and C may differ. Column indices of A and B may be unsorted;
  *    C's columns come out sorted within each row.
  *  - opA and opB must be TCS_OPERATION_NON_TRANSPOSE (NOT_SUPPORTED otherwise, as in
@@ -681,9 +684,10 @@ TCS_API tcsStatus_t tcsDnVecSetValues(tcsDnVecDescr_t dnVecDescr, void* values);
  *    whatever the number of warps a panel is split into.
  *  - All work runs on the handle's stream in the caller's buffers; the library
  *    allocates no device memory.
- *  - Sizes beyond 32-bit counts (nnz(C) or the number of products >= 2^31) return
- *    INSUFFICIENT_RESOURCES (the tile algorithms: nnz(C) only), whatever the index
- *    width.
+ *  - Memory of the hash algorithm: buffer1 and buffer2 are O(m) (16 and 4 bytes per row
+ *    of C) plus bounded scratch for rows wider than shared memory holds; the products
+ *    are never stored. tcsSpGEMM_estimateMemory's chunk_fraction bounds buffer2 further
+ *    (rows in chunks, see there).
  *  - Memory of the tile algorithms: buffer1 holds A's and B's tiles, sized from nnz
  *    alone (at most one tile per entry: 16 bytes per entry of A and of B, plus 4 for
  *    the map from tile order to CSR order), C's row offsets and a few bytes per panel
@@ -722,7 +726,8 @@ TCS_API tcsStatus_t tcsSpGEMM_destroyDescr(tcsSpGEMMDescr_t descr);
  * mismatched arguments, enums out of range, incompatible dimensions, buffer smaller than
  * required); NOT_SUPPORTED (op, index or value type not supported); ARCH_MISMATCH
  * (tensor cores on a device below compute capability 8.0); INSUFFICIENT_RESOURCES
- * (beyond 32-bit counts); EXECUTION_FAILED.
+ * (beyond 32-bit counts: A's or B's sizes, nnz(C) in a 32-bit C, nnz(C) >= 2^31 for
+ * the tile algorithms); EXECUTION_FAILED.
  */
 TCS_API tcsStatus_t tcsSpGEMM_workEstimation(tcsHandle_t handle, tcsOperation_t opA,
                                              tcsOperation_t opB, const void* alpha,
@@ -738,12 +743,27 @@ TCS_API tcsStatus_t tcsSpGEMM_workEstimation(tcsHandle_t handle, tcsOperation_t 
 TCS_API tcsStatus_t tcsSpGEMM_getNumProducts(tcsSpGEMMDescr_t spgemmDescr, int64_t* num_prods);
 
 /**
- * For callers of cuSPARSE's ALG2/ALG3 protocol (AmgX). After workEstimation with a
- * buffer: with externalBuffer3 == NULL writes *bufferSize3 (a small positive size,
- * buffer3 is not used afterwards and may be freed at once); with a buffer3 writes the
- * exact size of buffer2 to *bufferSize2. chunk_fraction must lie in (0, 1]; tcsparse's
- * algorithms need no chunking, so it does not change the result. Host only.
- * Statuses: SUCCESS; INVALID_VALUE; NOT_INITIALIZED before workEstimation.
+ * A memory budget, through cuSPARSE's ALG2/ALG3 protocol (AmgX), for every algorithm
+ * value. After workEstimation with a buffer: with externalBuffer3 == NULL writes
+ * *bufferSize3 (host only); with a buffer3 of that size sets the budget and writes the
+ * exact size of buffer2 under it to *bufferSize2 (tcsSpGEMM_compute's size query then
+ * reports the same); buffer3 is not used afterwards and may be freed at once.
+ * chunk_fraction in (0, 1]: compute and copy take C's rows in chunks of
+ * ceil(chunk_fraction * m) rows (at least 8 rows, at most 1024 chunks), so buffer2
+ * holds one chunk's row grouping and chunk_fraction of the scratch for wide rows
+ * (docs/algorithms/spgemm-hash.md, "A memory budget"); 1 means the whole product and
+ * undoes an earlier budget; workEstimation resets it. C is bitwise the same as without
+ * a budget. buffer1, sized before the budget is known, is not affected. With a buffer3
+ * and chunk_fraction < 1 this call counts the rows per chunk on the GPU and
+ * synchronizes the handle's stream once; compute must (again) follow it. The tile
+ * algorithms do not chunk: TCS_SPGEMM_ALG_TILE and _TILE_TC with chunk_fraction < 1
+ * return INSUFFICIENT_RESOURCES (the descriptor stays ready for the whole product);
+ * TCS_SPGEMM_DEFAULT, where it chose tiles, runs the hash algorithm's analysis in
+ * buffer1 instead (one more synchronization) and chunks that (16-bit data: refused as
+ * by the tile algorithms). Statuses: SUCCESS; INVALID_VALUE (chunk_fraction outside
+ * (0, 1], NULL bufferSize3, NULL bufferSize2 with a buffer3, buffer3 smaller than the
+ * query's); NOT_INITIALIZED before workEstimation; INSUFFICIENT_RESOURCES (above);
+ * EXECUTION_FAILED.
  */
 TCS_API tcsStatus_t tcsSpGEMM_estimateMemory(tcsHandle_t handle, tcsOperation_t opA,
                                              tcsOperation_t opB, const void* alpha,

@@ -181,6 +181,7 @@ extern "C" TCS_API tcsStatus_t tcsSpGEMM_workEstimation(
     check_inputs(k);
     d.at = stage::created;  // a failure below leaves the descriptor unanalysed
     d.plan->work_estimation(k.problem, externalBuffer1);
+    check_c_fits(*k.c, d.plan->nnz_c());
     d.buffer1 = externalBuffer1;
     d.buffer2 = nullptr;
     d.a = shape_of(*k.a);
@@ -215,13 +216,31 @@ extern "C" TCS_API tcsStatus_t tcsSpGEMM_estimateMemory(
     check(chunk_fraction > 0.0f && chunk_fraction <= 1.0f, 11, "chunk_fraction",
           "must lie in (0, 1]");
     check_not_null(bufferSize3, 12, "bufferSize3");
+    check(externalBuffer3 == nullptr || bufferSize2 != nullptr, 14, "bufferSize2",
+          "must not be NULL when externalBuffer3 is given");
     check_same_as_analysis(k, alg, stage::estimated, "workEstimation has not run with a buffer");
+    tcsSpGEMMDescr& d = *k.descr;
+    const std::size_t needed = nonzero(d.plan->buffer3_size(k.problem, chunk_fraction));
     if (externalBuffer3 == nullptr) {
-        *bufferSize3 = kMinBuffer;  // the hash algorithm needs no buffer3
+        *bufferSize3 = needed;
         return TCS_STATUS_SUCCESS;
     }
-    check_not_null(bufferSize2, 14, "bufferSize2");
-    *bufferSize2 = nonzero(k.descr->plan->buffer2_size(k.problem));
+    check(*bufferSize3 >= needed, 12, "bufferSize3", "is smaller than the size query returned");
+    // buffer2's layout follows the budget: compute must run (again) before copy. A plan
+    // that refuses the budget leaves its analysis as it was.
+    d.at = stage::estimated;
+    d.buffer2 = nullptr;
+    d.plan->set_chunks(k.problem, chunk_fraction, d.buffer1, externalBuffer3);
+    if (chunk_fraction < 1.0f) {
+        // Many small chunks can need more for their counts than they save: then the
+        // whole product is within the budget already. The whole size is taken after
+        // the budget was set, since the default may have changed plans for it.
+        const std::size_t chunked = d.plan->buffer2_size(k.problem);
+        d.plan->set_chunks(k.problem, 1.0, d.buffer1, externalBuffer3);
+        if (chunked < d.plan->buffer2_size(k.problem))
+            d.plan->set_chunks(k.problem, chunk_fraction, d.buffer1, externalBuffer3);
+    }
+    *bufferSize2 = nonzero(d.plan->buffer2_size(k.problem));
     return TCS_STATUS_SUCCESS;
 } catch (...) {
     return status_from_exception(__func__);

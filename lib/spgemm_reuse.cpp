@@ -158,6 +158,7 @@ extern "C" TCS_API tcsStatus_t tcsSpGEMMreuse_workEstimation(
     check_inputs(k, kStagePositions);
     r.at = stage::none;  // a failure below leaves the descriptor unanalysed
     r.plan->work_estimation(k.problem, externalBuffer1);
+    check_c_fits(*k.c, r.plan->nnz_c());
     r.buffer1 = externalBuffer1;
     r.analysis_bytes = bytes;
     r.analysis = r.stage2 = r.scratch_values = nullptr;

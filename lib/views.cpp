@@ -132,6 +132,14 @@ void check_csr_indices(const tcsSpMatDescr& d, int index, const char* name) {
           TCS_STATUS_NOT_SUPPORTED);
 }
 
+void check_c_fits(const tcsSpMatDescr& c, std::int64_t nnz) {
+    const std::int64_t last = nnz + (c.base == TCS_INDEX_BASE_ONE ? 1 : 0);
+    if (c.offsets_type == TCS_INDEX_32I && last > std::int64_t(INT32_MAX))
+        tcs::fail(tcs::errc::insufficient_resources,
+                  "SpGEMM: nnz(C) >= 2^31 does not fit matC's 32-bit indices (TCS_INDEX_32I); "
+                  "create C with TCS_INDEX_64I");
+}
+
 void check_csr(const tcsSpMatDescr& d, int index, const char* name) {
     check_csr_indices(d, index, name);
     check(d.rows == 0 || d.offsets != nullptr, index, name,

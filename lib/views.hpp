@@ -32,6 +32,9 @@ void check_csr_indices(const tcsSpMatDescr& d, int index, const char* name);
 // columns and fewer than 2^31 nonzeros (NOT_SUPPORTED: the kernels' positions are
 // 32-bit).
 void check_csr(const tcsSpMatDescr& d, int index, const char* name);
+// INSUFFICIENT_RESOURCES, with a log line, when SpGEMM's C of nnz entries has 32-bit
+// indices its row offsets cannot hold (nnz + base >= 2^31).
+void check_c_fits(const tcsSpMatDescr& c, std::int64_t nnz);
 // NOT_SUPPORTED unless BSR with 32-bit block row offsets and block column indices.
 void check_bsr32(const tcsSpMatDescr& d, int index, const char* name);
 

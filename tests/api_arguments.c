@@ -804,6 +804,22 @@ static void test_spgemm_arguments(void** state) {
     WITH(spgemm_args, ok, estimate_memory, chunk, (float)NAN, INVALID);
     WITH(spgemm_args, ok, estimate_memory, chunk, 1.0f, NOT_INIT);
     WITH(spgemm_args, ok, estimate_memory, size3, NULL, INVALID);
+    WITH(spgemm_args, ok, estimate_memory, chunk, 1e-30f, NOT_INIT);
+    WITH(spgemm_args, ok, estimate_memory, chunk, (float)INFINITY, INVALID);
+    WITH(spgemm_args, ok, estimate_memory, buffer3, FAKE(0x40000), NOT_INIT);
+    {
+        /* with a buffer3, bufferSize2 receives the budgeted size: checked before the
+         * protocol */
+        spgemm_args x = spgemm_ok();
+        x.buffer3 = FAKE(0x40000);
+        x.size2 = NULL;
+        expect_status(estimate_memory(&x), INVALID, "estimate_memory with buffer3 and size2 = NULL",
+                      __LINE__);
+        x.size2 = &size_slot;
+        x.chunk = 0.0f;
+        expect_status(estimate_memory(&x), INVALID, "estimate_memory with buffer3 and chunk = 0",
+                      __LINE__);
+    }
 
     spgemm_common_cases(compute, "tcsSpGEMM_compute");
     BASE(spgemm_args, ok, compute, NOT_INIT);

@@ -5,8 +5,8 @@
  * Outputs and buffers are poisoned first. Cases: empty shapes, index bases, unsorted
  * input columns, exact cancellation, long rows of B, rows of C beyond shared memory
  * (the wide path), the generators, every shared Matrix Market file, device scalars,
- * beta != 0, reuse with new values, bitwise determinism, every algorithm value and the
- * estimateMemory protocol. Seeds are fresh and printed (TCST_SEED=<seed> reproduces);
+ * beta != 0, reuse with new values, bitwise determinism, every algorithm value, the
+ * estimateMemory protocol and its memory budget (rows in chunks: bitwise the whole C). Seeds are fresh and printed (TCST_SEED=<seed> reproduces);
  * TCS_TEST_QUICK=1 (the sanitizer run) uses smaller sizes. Exits 77 without a GPU. */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -101,6 +101,7 @@ typedef struct {
     int reuse;          /* compute + copy again after new values in A and B */
     int repeat;         /* a second full run, bitwise identical */
     int wide_a, wide_b, wide_c; /* TCS_INDEX_64I offsets and columns */
+    float chunk;                /* estimate: the chunk_fraction (0: 0.2) */
 } options;
 
 static options defaults(void) {
@@ -250,17 +251,21 @@ static result full_protocol(run* r, const tcst_csr* a, const tcst_csr* b, int64_
     assert_int_equal(products, tcst_ref_num_products(a, b));
 
     if (o->estimate) {
+        const float chunk = o->chunk > 0.0f ? o->chunk : 0.2f;
         size_t size3 = 0, size3_again = 0, size2 = 0, size2_again = 0;
-        assert_ok(tcsSpGEMM_estimateMemory(ARGS(r), 0.2f, &size3, NULL, NULL));
-        assert_ok(tcsSpGEMM_estimateMemory(ARGS(r), 0.2f, &size3_again, NULL, NULL));
+        assert_ok(tcsSpGEMM_estimateMemory(ARGS(r), chunk, &size3, NULL, NULL));
+        assert_ok(tcsSpGEMM_estimateMemory(ARGS(r), chunk, &size3_again, NULL, NULL));
         assert_int_equal(size3, size3_again);
         void* buf3 = tcst_device_poisoned(size3);
         assert_non_null(buf3);
-        const tcsStatus_t s1 = tcsSpGEMM_estimateMemory(ARGS(r), 0.2f, &size3, buf3, &size2);
-        const tcsStatus_t s2 = tcsSpGEMM_estimateMemory(ARGS(r), 0.2f, &size3, buf3, &size2_again);
+        const tcsStatus_t s1 = tcsSpGEMM_estimateMemory(ARGS(r), chunk, &size3, buf3, &size2);
+        const tcsStatus_t s2 = tcsSpGEMM_estimateMemory(ARGS(r), chunk, &size3, buf3, &size2_again);
         tcst_device_free(buf3); /* AmgX frees buffer3 at once */
         assert_ok(s1);
         assert_ok(s2);
+        assert_int_equal(size2, size2_again);
+        /* compute's size query reports the budget too */
+        assert_ok(tcsSpGEMM_compute(ARGS(r), &size2_again, NULL));
         assert_int_equal(size2, size2_again);
         r->size2 = size2;
     } else {
@@ -768,6 +773,110 @@ static void test_index64(void** state) {
     tcst_csr_free(&b0);
 }
 
+/* The product under a memory budget (estimateMemory's chunk_fraction: rows in chunks)
+ * against the whole one: bitwise the same C, a buffer2 no larger; checked against the
+ * reference too. alg_whole: the algorithm of the whole product. */
+static void check_budget(const char* name, const tcst_csr* a, const tcst_csr* b, options o,
+                         tcsSpGEMMAlg_t alg_whole, float chunk) {
+    tcst_csr ref;
+    assert_int_equal(tcst_ref_spgemm(a, b, &ref), 0);
+    const int64_t nnz = ref.nnz;
+    tcst_csr_free(&ref);
+    options whole_o = o;
+    whole_o.alg = alg_whole;
+    whole_o.estimate = 0;
+    run whole;
+    memset(&whole, 0, sizeof whole);
+    whole.o = &whole_o;
+    whole.m = a->rows;
+    whole.n = b->cols;
+    whole.a = upload(a, o.a_base, o.is_double, o.wide_a);
+    whole.b = upload(b, o.b_base, o.is_double, o.wide_b);
+    set_scalars(&whole);
+    result x = full_protocol(&whole, a, b, nnz);
+    options part_o = o;
+    part_o.estimate = 1;
+    part_o.chunk = chunk;
+    run part = whole;
+    part.o = &part_o;
+    result y = full_protocol(&part, a, b, nnz);
+    char label[160];
+    snprintf(label, sizeof label, "%s, chunk_fraction %g", name, (double)chunk);
+    print_message("%s: buffer2 %zu bytes whole, %zu under the budget\n", label, whole.size2, part.size2);
+    assert_same(label, &x, &y, o.is_double);
+    if (part.size2 > whole.size2 && alg_whole == o.alg)
+        fail_msg("%s: buffer2 of %zu bytes under the budget, %zu without", label, part.size2, whole.size2);
+    check_result(label, &part_o, a, b, NULL, &y);
+    result_free(&x);
+    result_free(&y);
+    teardown(NULL);
+}
+
+static void test_budget(void** state) {
+    (void)state;
+    tcst_csr st, lad, lb, few, wa, wb, blocks;
+    assert_int_equal(tcst_gen_stencil27(quick ? 8 : 16, 12, 10, 1, seed, &st), 0);
+    lad = ladder(quick ? 28 : 140, 8192, seed);
+    lb = uniform(8192, quick ? 20000 : 60000, 6, seed + 1);
+    wb = uniform(300, 3000000, 400, seed + 2); /* wide rows, bitmaps in global memory */
+    few = uniform(200, 300, 3, seed + 3);
+    wa = with_long_row(&few, 17, 300, seed + 4);
+    assert_int_equal(tcst_gen_dense_blocks(1024, 1024, 16, 0.3, seed + 5, &blocks), 0);
+    const float chunks[] = {0.5f, 0.05f, 1e-6f};
+    for (int dbl = 0; dbl < 2; ++dbl)
+        for (int c = 0; c < 3; ++c) {
+            if (quick && c == 1) continue;
+            options o = defaults();
+            o.is_double = dbl;
+            o.alg = TCS_SPGEMM_ALG_HASH;
+            o.c_base = c & 1;
+            o.wide_c = c == 2;
+            check_budget("stencil", &st, &st, o, TCS_SPGEMM_ALG_HASH, chunks[c]);
+            check_budget("all bins", &lad, &lb, o, TCS_SPGEMM_ALG_HASH, chunks[c]);
+            if (!quick) check_budget("wide rows, huge n", &wa, &wb, o, TCS_SPGEMM_ALG_HASH, chunks[c]);
+            /* ALG3, cuSPARSE's chunked algorithm, runs hash */
+            o.alg = TCS_SPGEMM_ALG3;
+            check_budget("stencil, ALG3", &st, &st, o, TCS_SPGEMM_ALG_HASH, chunks[c]);
+            /* the default takes tiles on dense blocks, and hash under a budget */
+            o.alg = TCS_SPGEMM_DEFAULT;
+            check_budget("dense blocks, DEFAULT", &blocks, &blocks, o, TCS_SPGEMM_ALG_HASH, chunks[c]);
+        }
+    /* an explicit tile algorithm does not chunk: INSUFFICIENT_RESOURCES, and the
+     * descriptor still computes the whole product */
+    options o = defaults();
+    o.alg = TCS_SPGEMM_ALG_TILE_TC;
+    run r;
+    memset(&r, 0, sizeof r);
+    r.o = &o;
+    r.m = r.n = blocks.rows;
+    r.a = upload(&blocks, 0, 0, 0);
+    r.b = r.a;
+    set_scalars(&r);
+    r.c_rp = poisoned((size_t)(r.m + 1) * sizeof(int));
+    assert_ok(tcsCreateCsr(&r.c, r.m, r.n, 0, r.c_rp, NULL, NULL, TCS_INDEX_32I, TCS_INDEX_32I,
+                           TCS_INDEX_BASE_ZERO, CUDA_R_32F));
+    mats[n_mats++] = r.c;
+    assert_ok(tcsSpGEMM_createDescr(&r.d));
+    gemms[n_gemms++] = r.d;
+    size_t size1 = 0, size3 = 0, size2 = 0;
+    assert_ok(tcsSpGEMM_workEstimation(ARGS(&r), &size1, NULL));
+    assert_ok(tcsSpGEMM_workEstimation(ARGS(&r), &size1, poisoned(size1)));
+    assert_ok(tcsSpGEMM_estimateMemory(ARGS(&r), 0.5f, &size3, NULL, NULL));
+    assert_status(tcsSpGEMM_estimateMemory(ARGS(&r), 0.5f, &size3, poisoned(size3), &size2),
+                  TCS_STATUS_INSUFFICIENT_RESOURCES);
+    assert_ok(tcsSpGEMM_estimateMemory(ARGS(&r), 1.0f, &size3, poisoned(size3), &size2));
+    r.size2 = size2;
+    r.buf2 = poisoned(size2);
+    tcst_csr ref;
+    assert_int_equal(tcst_ref_spgemm(&blocks, &blocks, &ref), 0);
+    result got = compute_and_copy(&r, ref.nnz);
+    tcst_csr_free(&ref);
+    check_result("dense blocks, tiles, chunk_fraction 1", &o, &blocks, &blocks, NULL, &got);
+    result_free(&got);
+    tcst_csr_free(&st), tcst_csr_free(&lad), tcst_csr_free(&lb), tcst_csr_free(&wb);
+    tcst_csr_free(&few), tcst_csr_free(&wa), tcst_csr_free(&blocks);
+}
+
 /* Every algorithm value runs the hash algorithm; ALG2/ALG3 through estimateMemory. */
 static void test_algorithms(void** state) {
     (void)state;
@@ -820,7 +929,7 @@ int main(void) {
         T(test_unsorted_columns),  T(test_exact_cancellation), T(test_long_row_of_b),
         T(test_wide_rows),         T(test_all_bins),         T(test_generators),
         T(test_matrix_market),     T(test_scalars_and_beta), T(test_algorithms),
-        T(test_index64),
+        T(test_index64),           T(test_budget),
     };
     return tcst_run_group_tests(tests, group_setup, group_teardown);
 }

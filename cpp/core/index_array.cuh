@@ -38,6 +38,13 @@ struct index_in {
         const long long v = __ldg(static_cast<const long long*>(data) + i) - base;
         return (unsigned long long)v < (unsigned long long)limit ? int(v) : -1;
     }
+    // The array from entry i on.
+    __host__ __device__ index_in from(std::int64_t i) const {
+        index_in o;
+        o.data = static_cast<const char*>(data) + i * (wide ? 8 : 4);
+        o.wide = wide;
+        return o;
+    }
 };
 
 struct index_out {

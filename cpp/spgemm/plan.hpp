@@ -5,6 +5,7 @@
 // Stage order, as the C layer drives it:
 //   buffer1_size(p)                      size query of workEstimation
 //   work_estimation(p, b1)               fills b1; afterwards num_products() and nnz_c()
+//   buffer3_size(p, f), set_chunks(...)  optional (estimateMemory): a memory budget
 //   buffer2_size(p)                      size query of compute (exact)
 //   compute(p, b1, b2)                   fills b2
 //   copy(p, b1, b2, alpha, beta, c)      writes C (row offsets, sorted columns, values)
@@ -44,6 +45,14 @@ public:
     virtual void work_estimation(const problem& p, void* buffer1) = 0;
     virtual std::int64_t num_products() const = 0;
     virtual std::int64_t nnz_c() const = 0;
+
+    // The memory budget of tcsSpGEMM_estimateMemory, between work_estimation and
+    // compute: compute and copy take their rows in chunks of about chunk_fraction * m,
+    // and buffer2_size reports what that needs. chunk_fraction 1 undoes it;
+    // work_estimation resets it. buffer3 (buffer3_size bytes) is scratch for set_chunks
+    // alone. A plan that cannot chunk throws insufficient_resources for a fraction below 1.
+    virtual std::size_t buffer3_size(const problem& p, double chunk_fraction) = 0;
+    virtual void set_chunks(const problem& p, double chunk_fraction, void* buffer1, void* buffer3) = 0;
 
     virtual std::size_t buffer2_size(const problem& p) = 0;
     virtual void compute(const problem& p, void* buffer1, void* buffer2) = 0;

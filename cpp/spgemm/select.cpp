@@ -67,6 +67,20 @@ public:
     }
     std::int64_t num_products() const override { return chosen().num_products(); }
     std::int64_t nnz_c() const override { return chosen().nnz_c(); }
+    // Under a budget the default runs hash, which chunks: where it chose tiles after
+    // measuring, buffer1 has room for the hash plan's analysis, which then runs there
+    // (one more synchronization). 16-bit data have no hash path: the tile plan refuses.
+    std::size_t buffer3_size(const problem& p, double f) override {
+        return switches_to_hash(f) ? hash_->buffer3_size(p, f) : chosen().buffer3_size(p, f);
+    }
+    void set_chunks(const problem& p, double f, void* buffer1, void* buffer3) override {
+        if (switches_to_hash(f)) {
+            chosen_ = nullptr;
+            hash_->work_estimation(p, buffer1);
+            chosen_ = hash_.get();
+        }
+        chosen().set_chunks(p, f, buffer1, buffer3);
+    }
     std::size_t buffer2_size(const problem& p) override { return chosen().buffer2_size(p); }
     void compute(const problem& p, void* b1, void* b2) override { chosen().compute(p, b1, b2); }
     void copy(const problem& p, void* b1, void* b2, const scalar_arg& alpha, const scalar_arg& beta,
@@ -75,6 +89,9 @@ public:
     }
 
 private:
+    bool switches_to_hash(double f) const {
+        return f < 1.0 && chosen_ == tiles_.get() && verdict_ == verdict::measure;
+    }
     plan& chosen() const {
         if (chosen_ == nullptr) fail(errc::internal_error, "SpGEMM default: no algorithm chosen");
         return *chosen_;

@@ -5,7 +5,8 @@
 // global memory, under the shared memory of an H100 and of a 48 KB device. Checked
 // against the CPU reference of tests/support; and every product is computed twice with
 // different thread interleavings, which must give bitwise the same C. With 64-bit
-// index arrays (A, B or C TCS_INDEX_64I) C must equal bitwise the one of 32-bit arrays.
+// index arrays (A, B or C TCS_INDEX_64I) C must equal bitwise the one of 32-bit arrays,
+// and with rows in chunks (a memory budget) the one of the whole product.
 #include "core/device.hpp"
 #include "emulated_indices.hpp"
 #include "emulation_check.hpp"
@@ -34,6 +35,7 @@ struct options {
     double alpha = 1.0, beta = 0.0;
     bool device_scalars = false;
     bool wide_a = false, wide_b = false, wide_c = false;  // 64-bit index arrays
+    double chunk = 1.0;  // the chunk_fraction of estimateMemory
 };
 
 using buffer = tcst::poisoned_buffer;
@@ -85,6 +87,10 @@ result multiply(const tcst_csr& a, const tcst_csr& b, const options& o, const tc
     if (plan->buffer1_size(p) != size1) std::abort();
     buffer buf1(size1);
     plan->work_estimation(p, buf1.get());
+    if (o.chunk < 1.0) {
+        buffer buf3(plan->buffer3_size(p, o.chunk) + 8);
+        plan->set_chunks(p, o.chunk, buf1.get(), buf3.get());
+    }
     result r;
     r.products = plan->num_products();
     const std::size_t size2 = plan->buffer2_size(p);
@@ -160,6 +166,14 @@ bool check(const char* name, const tcst_csr& a, const tcst_csr& b, const options
     const result second = multiply(a, b, o, dev, base_seed * 31 + 2, old);
     CHECK(first.rp == second.rp && first.ci == second.ci && first.val == second.val,
           "%s: two interleavings give different C", name);
+    // Under a memory budget the rows run in chunks (of 8 rows at least): the same C.
+    if (a.rows > 8) {
+        options budget = o;
+        budget.chunk = 0.3;
+        const result chunked = multiply(a, b, budget, dev, base_seed * 31 + 3, old);
+        CHECK(first.rp == chunked.rp && first.ci == chunked.ci && first.val == chunked.val,
+              "%s: chunk_fraction 0.3 gives another C", name);
+    }
     if (o.wide_a || o.wide_b || o.wide_c) {
         options narrow = o;
         narrow.wide_a = narrow.wide_b = narrow.wide_c = false;
@@ -226,6 +240,37 @@ tcst_csr one_long_row(std::int64_t rows, int k, std::uint64_t s) {
     m.row_ptr[rows] = int(pos);
     tcst_csr_free(&few);
     return m;
+}
+
+// The budget's sizes on the plan (the C layer's argument checks need a GPU handle):
+// buffer3 only for a fraction below 1, chunks of at least 8 rows, and a fraction of 1
+// giving back the whole product's buffer2. (Whether chunks shrink buffer2 is the C
+// layer's test: at these sizes the counts' alignment outweighs what they save.)
+bool check_budget_sizes(const tcst_csr& a, const tcst_csr& b, const tcs::device_info& dev) {
+    std::printf("  %-34s\n", "budget sizes");
+    options o;
+    operand A(a, 0, false, false), B(b, 0, false, false);
+    problem p;
+    p.a = A.view;
+    p.b = B.view;
+    p.compute = tcs::value_type::f32;
+    p.device = &dev;
+    auto plan = tcs::spgemm::make_hash_plan();
+    buffer buf1(plan->buffer1_size(p));
+    plan->work_estimation(p, buf1.get());
+    const std::size_t whole = plan->buffer2_size(p);
+    const std::size_t per_chunk = 16 * sizeof(int);  // kMaxBins counts
+    const std::int64_t m = a.rows;
+    CHECK(plan->buffer3_size(p, 1.0) == 0, "budget: buffer3 for chunk_fraction 1");
+    CHECK(plan->buffer3_size(p, 1e-9) == std::size_t((m + 7) / 8) * per_chunk,
+          "budget: chunks of fewer than 8 rows");
+    CHECK(plan->buffer3_size(p, 0.5) == 2 * per_chunk, "budget: chunk_fraction 0.5 is not 2 chunks");
+    buffer buf3(plan->buffer3_size(p, 0.25) + 8);
+    plan->set_chunks(p, 0.25, buf1.get(), buf3.get());
+    plan->set_chunks(p, 1.0, buf1.get(), buf3.get());
+    CHECK(plan->buffer2_size(p) == whole, "budget: chunk_fraction 1 does not restore buffer2");
+    (void)o;
+    return true;
 }
 
 void run_suite(const tcs::device_info& dev, const char* label) {
@@ -320,6 +365,7 @@ void run_suite(const tcs::device_info& dev, const char* label) {
         o.wide_a = o.wide_b = o.wide_c = true;
         o.c_base = 1;
         check("ladder (all bins), 64-bit indices", a, b, o, dev);
+        check_budget_sizes(a, b, dev);
         tcst_csr_free(&a);
         tcst_csr_free(&b);
     }

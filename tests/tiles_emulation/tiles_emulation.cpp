@@ -271,6 +271,33 @@ tcst_csr with_empty_rows(const tcst_csr& m, int every) {
     return out;
 }
 
+// A memory budget (estimateMemory's chunk_fraction < 1): the tile plans do not chunk
+// and refuse it with INSUFFICIENT_RESOURCES; a fraction of 1 is the whole product.
+bool check_budget_refused(const tcst_csr& a, const tcs::device_info& dev) {
+    std::printf("  %-40s\n", "budget refused");
+    operand A(a, 0, value_type::f64, false);
+    problem p;
+    p.a = A.view;
+    p.b = A.view;
+    p.compute = value_type::f64;
+    p.device = &dev;
+    auto plan = tcs::spgemm::make_tile_plan(true);
+    buffer buf1(plan->buffer1_size(p));
+    plan->work_estimation(p, buf1.get());
+    const std::size_t size2 = plan->buffer2_size(p);
+    CHECK(plan->buffer3_size(p, 0.5) == 0, "tile budget: buffer3");
+    bool refused = false;
+    try {
+        plan->set_chunks(p, 0.5, buf1.get(), nullptr);
+    } catch (const tcs::error& e) {
+        refused = e.code() == tcs::errc::insufficient_resources;
+    }
+    CHECK(refused, "tile budget: chunk_fraction 0.5 not refused with INSUFFICIENT_RESOURCES");
+    plan->set_chunks(p, 1.0, buf1.get(), nullptr);
+    CHECK(plan->buffer2_size(p) == size2, "tile budget: buffer2 changed");
+    return true;
+}
+
 void run_suite(const tcs::device_info& dev, const char* label) {
     std::printf("device: %s (%d SMs)\n", label, dev.sm_count);
     const std::uint64_t s = base_seed;
@@ -280,6 +307,9 @@ void run_suite(const tcs::device_info& dev, const char* label) {
         tcst_csr fa = uniform(61, 43, 6, s), fb = uniform(43, 37, 7, s + 1);
         tcst_csr a = with_empty_rows(fa, 5), b = with_empty_rows(fb, 3);
         every_engine("rectangular, empty rows", a, &b, o, dev);
+        tcst_csr sq = uniform(40, 40, 5, s + 9);
+        check_budget_refused(sq, dev);
+        tcst_csr_free(&sq);
         for (int v = 0; v < 8; ++v) {
             o = options{};
             o.a_base = v & 1;

@@ -20,13 +20,14 @@ struct launch_context {
 
 // ---- workEstimation (products.cu, symbolic.cu) ----
 
-// Products of every row into row_prod[0..m) (saturated at INT_MAX), row_prod[m] = 0,
-// their total and the rows per symbolic bin into st (which must start zeroed).
+// Products of every row into row_prod[0..m), row_prod[m] = 0, their total, the rows
+// per symbolic bin and whether a row passes kRowProductLimit into st (which must start
+// zeroed).
 void count_products(const operands& x, const bin_table& symbolic, std::int64_t nnz_a, stats* st,
-                    int* row_prod, const launch_context& lc);
+                    offset_t* row_prod, const launch_context& lc);
 
 // perm: the rows grouped by symbolic bin, in the bins' order.
-void bin_by_products(const operands& x, const bin_table& symbolic, stats* st, const int* row_prod,
+void bin_by_products(const operands& x, const bin_table& symbolic, stats* st, const offset_t* row_prod,
                      int* perm, const launch_context& lc);
 
 // Global-memory bitmaps for the symbolic pass of wide rows, one per block, when a bitmap
@@ -52,15 +53,20 @@ symbolic_reach symbolic_reach_of(const bin_plan& plan, int n, int nnz_b);
 // per numeric bin into st. Bins no row can reach (bound min(n, nnz(B))) are skipped.
 // retry (m ints): the rows of the large bins that overflow the first guess.
 void symbolic(const operands& x, const bin_plan& symbolic_plan, const bin_table& numeric,
-              stats* st, const int* perm, int* retry, int* row_nnz, const symbolic_scratch& wide,
+              stats* st, const int* perm, int* retry, offset_t* row_nnz, const symbolic_scratch& wide,
               const launch_context& lc);
 
 // ---- compute (products.cu) ----
 
-// perm: the rows grouped by numeric bin (row_off: C's row offsets; cursors: zeroed,
-// kMaxBins ints).
-void bin_by_nnz(const operands& x, const bin_table& numeric, const stats* st, const int* row_off,
-                int* cursors, int* perm, const launch_context& lc);
+// perm: the rows grouped by numeric bin (row_off: C's row offsets; counts: rows per
+// bin; cursors: zeroed, kMaxBins ints).
+void bin_by_nnz(const operands& x, const bin_table& numeric, const stats* st, const int* counts,
+                const offset_t* row_off, int* cursors, int* perm, const launch_context& lc);
+
+// counts[c * kMaxBins + bin] += rows of chunk c (rows [c * chunk_rows, ...)) in the
+// numeric bin; counts zeroed, chunks * kMaxBins ints.
+void count_chunk_bins(int m, int chunk_rows, const bin_table& numeric, const offset_t* row_off,
+                      int* counts, const launch_context& lc);
 
 // ---- copy (numeric.cuh, numeric_f32.cu, numeric_f64.cu) ----
 
@@ -80,11 +86,12 @@ struct wide_scratch {
 template <class V>
 struct numeric_job {
     operand_values<V> values;
-    const stats* st = nullptr;
-    const int* counts = nullptr;  // host copy of st->numeric_count
+    const int* device_counts = nullptr;  // rows per numeric bin (st->numeric_count, or a chunk's)
+    const int* counts = nullptr;         // their host copy
     const int* perm = nullptr;    // rows by numeric bin
-    const int* row_off = nullptr; // C's row offsets, 0-based
+    const offset_t* row_off = nullptr; // C's row offsets, 0-based
     std::int64_t nnz_c = 0;
+    bool write_last = true;       // C's offset after the rows: the last chunk's job
     output<V> c;
     scalar<V> alpha, beta;
     wide_scratch<V> wide;

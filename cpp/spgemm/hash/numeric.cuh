@@ -41,7 +41,7 @@ __host__ __device__ inline int column_bits(int n) {
 
 // One output entry: position pos of C's arrays holds column col (0-based) with the sum.
 template <class V>
-__device__ __forceinline__ void write_entry(const output<V>& c, int pos, int col, V sum, V alpha,
+__device__ __forceinline__ void write_entry(const output<V>& c, offset_t pos, int col, V sum, V alpha,
                                             V beta) {
     V value = alpha * sum;
     if (beta != V(0)) value += beta * c.val[pos];
@@ -51,7 +51,7 @@ __device__ __forceinline__ void write_entry(const output<V>& c, int pos, int col
 
 // Block 0 writes C's last row offset, nnz(C) + base, for the first launch of a copy.
 template <class V>
-__device__ __forceinline__ void write_last_offset(const index_out& last, int nnz_c, const output<V>& c) {
+__device__ __forceinline__ void write_last_offset(const index_out& last, offset_t nnz_c, const output<V>& c) {
     if (last && blockIdx.x == 0 && threadIdx.x == 0) last.set(0, nnz_c + c.base);
 }
 
@@ -59,7 +59,7 @@ __device__ __forceinline__ void write_last_offset(const index_out& last, int nnz
 
 template <int G, int T, class V>
 __device__ void multiply_group_rows(const operands& x, const operand_values<V>& v, const int* rows,
-                                    int nrows, int* keys_block, V* vals_block, const int* row_off,
+                                    int nrows, int* keys_block, V* vals_block, const offset_t* row_off,
                                     const output<V>& c, V alpha, V beta) {
     static_assert(kGroupThreads / G * T == kGroupSlots, "group tables fill the block's slots");
     constexpr int kGroupsPerWarp = 32 / G;
@@ -120,7 +120,8 @@ __device__ void multiply_group_rows(const operands& x, const operand_values<V>& 
     if (gl < padded - total) keys[total + gl] = kEmpty;
     __syncwarp();
     if (r.valid) {
-        const int off = row_off[r.row], nnz = row_off[r.row + 1] - off;
+        const offset_t off = row_off[r.row];
+        const int nnz = int(row_off[r.row + 1] - off);
         const int4* packed = reinterpret_cast<const int4*>(keys);
         const int words = padded / 4;
         // The groups of a warp start at different words so that their broadcast reads
@@ -150,14 +151,14 @@ __device__ void multiply_group_rows(const operands& x, const operand_values<V>& 
 // All four group bins in one launch, like the symbolic pass.
 template <class V>
 __global__ void __launch_bounds__(kGroupThreads)
-    multiply_groups_kernel(operands x, operand_values<V> v, const stats* st, const int* perm,
-                           const int* row_off, output<V> c, scalar<V> alpha, scalar<V> beta,
-                           index_out last_offset, int nnz_c) {
+    multiply_groups_kernel(operands x, operand_values<V> v, const int* counts, const int* perm,
+                           const offset_t* row_off, output<V> c, scalar<V> alpha, scalar<V> beta,
+                           index_out last_offset, offset_t nnz_c) {
     __align__(16) __shared__ int keys[kGroupSlots];
     __shared__ V vals[kGroupSlots];
     write_last_offset(last_offset, nnz_c, c);
     const V al = alpha.get(), be = beta.get();
-    for_each_group_unit(st->numeric_count, perm, [&](auto g, const int* rows, int nrows) {
+    for_each_group_unit(counts, perm, [&](auto g, const int* rows, int nrows) {
         constexpr int G = decltype(g)::value;
         multiply_group_rows<G, group_table(G)>(x, v, rows, nrows, keys, vals, row_off, c, al, be);
     });
@@ -184,7 +185,7 @@ constexpr int bitmap_span() { return 16 * T; }
 template <int NT, int T, int kItems, class V>
 __device__ __forceinline__ void write_by_bitmap(unsigned char* smem, const int (&key)[kItems],
                                                 const int (&slot)[kItems], const V* vals,
-                                                int first, int span, int off, int nnz,
+                                                int first, int span, offset_t off, int nnz,
                                                 const output<V>& c, V al, V be) {
     __shared__ int s_warp_sums[NT / 32];
     unsigned* bits = reinterpret_cast<unsigned*>(smem);
@@ -223,8 +224,8 @@ __device__ __forceinline__ void write_by_bitmap(unsigned char* smem, const int (
 template <int NT, int T, class V>
 __global__ void __launch_bounds__(NT)
     multiply_block_kernel(operands x, operand_values<V> v, const int* perm, int count,
-                          const int* row_off, output<V> c, scalar<V> alpha, scalar<V> beta,
-                          index_out last_offset, int nnz_c) {
+                          const offset_t* row_off, output<V> c, scalar<V> alpha, scalar<V> beta,
+                          index_out last_offset, offset_t nnz_c) {
     constexpr int kItems = T / NT;
     constexpr bool kPrivate = private_sums(T, NT, sizeof(V));
     constexpr int kCopies = kPrivate ? NT / 32 : 1;
@@ -243,7 +244,8 @@ __global__ void __launch_bounds__(NT)
     for (int i = blockIdx.x; i < count; i += gridDim.x) {
         const int row = perm[i];
         const int2 t = entries_of(x, row);
-        const int off = row_off[row], nnz = row_off[row + 1] - off;
+        const offset_t off = row_off[row];
+        const int nnz = int(row_off[row + 1] - off);
         for (int j = threadIdx.x; j < T; j += NT) {
             keys[j] = kEmpty;
             marks[j] = 0;
@@ -312,8 +314,8 @@ __global__ void __launch_bounds__(NT)
 template <class V>
 __global__ void __launch_bounds__(kWideThreads)
     multiply_wide_kernel(operands x, operand_values<V> v, const int* perm, int count,
-                         const int* row_off, output<V> c, scalar<V> alpha, scalar<V> beta,
-                         wide_scratch<V> ws, int words, index_out last_offset, int nnz_c) {
+                         const offset_t* row_off, output<V> c, scalar<V> alpha, scalar<V> beta,
+                         wide_scratch<V> ws, int words, index_out last_offset, offset_t nnz_c) {
     using scan_t = cub::BlockScan<int, kWideThreads>;
     __shared__ typename scan_t::TempStorage scan_storage;
     __shared__ int s_lo, s_hi, s_rounds[2];
@@ -336,7 +338,8 @@ __global__ void __launch_bounds__(kWideThreads)
     for (int i = blockIdx.x; i < count; i += gridDim.x) {
         const int row = perm[i];
         const int2 t = entries_of(x, row);
-        const int off = row_off[row], nnz = min(row_off[row + 1] - off, ws.max_nnz);
+        const offset_t off = row_off[row];
+        const int nnz = int(min(row_off[row + 1] - off, offset_t(ws.max_nnz)));
         // 1. The row's columns as bits, and their range.
         mark_columns<kWideThreads>(x, t, bits, &s_lo, &s_hi);
         for (int j = tid; j < nnz; j += kWideThreads) __stcg(vals + j, V(0));
@@ -393,7 +396,7 @@ void launch_block(const operands& x, const numeric_job<V>& job, int offset, int 
     allow_smem(multiply_block_kernel<NT, T, V>, smem);
     launch("hash SpGEMM: numeric block rows", multiply_block_kernel<NT, T, V>,
            resident_grid(multiply_block_kernel<NT, T, V>, NT, smem, count, *lc.device), NT, smem, lc.stream, x, job.values,
-           job.perm + offset, count, job.row_off, job.c, job.alpha, job.beta, last, int(job.nnz_c));
+           job.perm + offset, count, job.row_off, job.c, job.alpha, job.beta, last, offset_t(job.nnz_c));
     last = {};
 }
 
@@ -403,13 +406,13 @@ template <class V>
 void numeric(const operands& x, const bin_plan& plan, const numeric_job<V>& job, const launch_context& lc) {
     using namespace numeric_detail;
     const device_info& d = *lc.device;
-    index_out last = job.c.rp.from(x.m);  // written by the first launch
+    index_out last = job.write_last ? job.c.rp.from(x.m) : index_out{};  // by the first launch
     int group_rows = 0;
     for (int b = 0; b < kGroupBins; ++b) group_rows += job.counts[b];
     if (group_rows > 0) {
         launch("hash SpGEMM: numeric group rows", multiply_groups_kernel<V>,
                group_grid(group_rows, d.sm_count), kGroupThreads, 0, lc.stream, x, job.values,
-               job.st, job.perm, job.row_off, job.c, job.alpha, job.beta, last, int(job.nnz_c));
+               job.device_counts, job.perm, job.row_off, job.c, job.alpha, job.beta, last, offset_t(job.nnz_c));
         last = {};
     }
     int offset = group_rows;
@@ -420,7 +423,7 @@ void numeric(const operands& x, const bin_plan& plan, const numeric_job<V>& job,
             const int words = wide_bitmap_words(x.n);
             launch("hash SpGEMM: numeric wide rows", multiply_wide_kernel<V>, job.wide.blocks,
                    kWideThreads, 0, lc.stream, x, job.values, job.perm + offset, count, job.row_off,
-                   job.c, job.alpha, job.beta, job.wide, words, last, int(job.nnz_c));
+                   job.c, job.alpha, job.beta, job.wide, words, last, offset_t(job.nnz_c));
             last = {};
         } else if (count > 0) {
             switch (b.table) {

@@ -35,15 +35,21 @@ struct output {
     int base = 0;
 };
 
-// Products beyond this make every kernel after the count return at once: offsets and
-// batch sums are 32-bit, and the host then reports INSUFFICIENT_RESOURCES.
-constexpr unsigned long long kProductLimit = 1ull << 31;
+// C's row offsets and every total are 64-bit; what stays 32-bit is per row (products,
+// nnz, the batch sums of flat_walk.cuh and block_walk.cuh, which never exceed the row's
+// products). A row with more products than this makes every kernel after the count
+// return at once, and the host reports INSUFFICIENT_RESOURCES.
+constexpr long long kRowProductLimit = 0x7fffffffLL;
+
+// C's row offsets as the plan keeps them: 64-bit, so that nnz(C) may pass 2^31.
+using offset_t = long long;
 
 // Counters filled on the device during workEstimation and read back once.
 struct stats {
     unsigned long long products;  // scalar products of A*B
     unsigned long long nnz;       // nnz(C)
     int max_row_nnz;
+    int row_overflow;             // a row has more than kRowProductLimit products
     int symbolic_count[kMaxBins];   // rows per symbolic bin
     int symbolic_cursor[kMaxBins];  // fill positions while binning
     int numeric_count[kMaxBins];    // rows per numeric bin

@@ -19,7 +19,7 @@ constexpr int kThreads = 256;
 // uniform within the warp (the shuffles need every lane).
 template <int VW>
 __global__ void __launch_bounds__(kThreads)
-    count_products_kernel(operands x, bin_table symbolic, stats* st, int* row_prod) {
+    count_products_kernel(operands x, bin_table symbolic, stats* st, offset_t* row_prod) {
     __shared__ int s_hist[kMaxBins];
     __shared__ unsigned long long s_total;
     const int tid = int(threadIdx.x), lane = lane_id(), vl = lane & (VW - 1);
@@ -46,9 +46,10 @@ __global__ void __launch_bounds__(kThreads)
 #pragma unroll
         for (int d = VW / 2; d >= 1; d >>= 1) sum += __shfl_xor_sync(kFullMask, sum, d, VW);
         if (r < x.m && vl == 0) {
-            row_prod[r] = int(min(sum, (long long)INT_MAX));
+            row_prod[r] = sum;
             atomicAdd(&s_hist[symbolic.find(int(min(sum, (long long)cap)))], 1);
             atomicAdd(&s_total, (unsigned long long)sum);
+            if (sum > kRowProductLimit) st->row_overflow = 1;
         }
     }
     __syncthreads();
@@ -58,16 +59,16 @@ __global__ void __launch_bounds__(kThreads)
 
 // The bin of a row for the symbolic pass: by its products, capped like in the count.
 struct by_products {
-    const int* row_prod;
+    const offset_t* row_prod;
     int cap;
     bin_table bins;
-    __device__ int operator()(int r) const { return bins.find(min(row_prod[r], cap)); }
+    __device__ int operator()(int r) const { return bins.find(int(min(row_prod[r], (offset_t)cap))); }
 };
 // For the numeric pass: by the row's nnz.
 struct by_nnz {
-    const int* row_off;
+    const offset_t* row_off;
     bin_table bins;
-    __device__ int operator()(int r) const { return bins.find(row_off[r + 1] - row_off[r]); }
+    __device__ int operator()(int r) const { return bins.find(int(row_off[r + 1] - row_off[r])); }
 };
 
 // perm[offset(bin) + k] = the k-th row placed in its bin, offsets from the counts.
@@ -78,7 +79,7 @@ __global__ void __launch_bounds__(kThreads)
     scatter_rows_kernel(int m, BinOf bin_of, int bins, const stats* st, const int* counts,
                         int* cursors, int* perm) {
     __shared__ int s_offset[kMaxBins];
-    if (st->products >= kProductLimit) return;
+    if (st->row_overflow != 0) return;
     if (threadIdx.x == 0) {
         int sum = 0;
         for (int b = 0; b < bins; ++b) {
@@ -110,10 +111,28 @@ int grid_for(std::int64_t items, int per_block, const device_info& d) {
 
 __global__ void write_offset_kernel(index_out rp, int value) { rp.set(0, value); }
 
+// Rows per (chunk, numeric bin): the lanes of a warp with the same (chunk, bin) add
+// with one atomic, so that rows of one bin do not queue on one counter. It runs only
+// under a memory budget.
+__global__ void __launch_bounds__(kThreads)
+    chunk_bins_kernel(int m, int chunk_rows, bin_table numeric, const offset_t* row_off, int* counts) {
+    const int lane = lane_id();
+    const std::int64_t stride = std::int64_t(gridDim.x) * kThreads;
+    // r0 is uniform within the warp so that every lane takes part in the match.
+    for (std::int64_t r0 = std::int64_t(blockIdx.x) * kThreads + (threadIdx.x & ~31u); r0 < m;
+         r0 += stride) {
+        const std::int64_t r = r0 + lane;
+        const int key =
+            r < m ? int(r / chunk_rows) * kMaxBins + numeric.find(int(row_off[r + 1] - row_off[r])) : -1;
+        const unsigned peers = __match_any_sync(kFullMask, key);
+        if (key >= 0 && lane == __ffs(peers) - 1) atomicAdd(&counts[key], __popc(peers));
+    }
+}
+
 }  // namespace
 
 void count_products(const operands& x, const bin_table& symbolic, std::int64_t nnz_a, stats* st,
-                    int* row_prod, const launch_context& lc) {
+                    offset_t* row_prod, const launch_context& lc) {
     const std::int64_t mean = x.m > 0 ? (nnz_a + x.m - 1) / x.m : 0;
     int vw = 2;
     while (vw < 32 && vw < mean) vw *= 2;
@@ -126,7 +145,7 @@ void count_products(const operands& x, const bin_table& symbolic, std::int64_t n
     launch("hash SpGEMM: count products", kernel, grid, kThreads, 0, lc.stream, x, symbolic, st, row_prod);
 }
 
-void bin_by_products(const operands& x, const bin_table& symbolic, stats* st, const int* row_prod,
+void bin_by_products(const operands& x, const bin_table& symbolic, stats* st, const offset_t* row_prod,
                      int* perm, const launch_context& lc) {
     const by_products bin_of{row_prod, std::min(x.n, x.nnz_b), symbolic};
     launch("hash SpGEMM: bin rows by products", scatter_rows_kernel<by_products>,
@@ -135,12 +154,19 @@ void bin_by_products(const operands& x, const bin_table& symbolic, stats* st, co
            &st->symbolic_cursor[0], perm);
 }
 
-void bin_by_nnz(const operands& x, const bin_table& numeric, const stats* st, const int* row_off,
-                int* cursors, int* perm, const launch_context& lc) {
+void bin_by_nnz(const operands& x, const bin_table& numeric, const stats* st, const int* counts,
+                const offset_t* row_off, int* cursors, int* perm, const launch_context& lc) {
     const by_nnz bin_of{row_off, numeric};
     launch("hash SpGEMM: bin rows by nnz", scatter_rows_kernel<by_nnz>,
            grid_for(x.m, kThreads, *lc.device), kThreads, 0, lc.stream, x.m, bin_of, numeric.count,
-           st, &st->numeric_count[0], cursors, perm);
+           st, counts, cursors, perm);
+}
+
+void count_chunk_bins(int m, int chunk_rows, const bin_table& numeric, const offset_t* row_off,
+                      int* counts, const launch_context& lc) {
+    launch("hash SpGEMM: rows per chunk and numeric bin", chunk_bins_kernel,
+           grid_for(m, kThreads, *lc.device), kThreads, 0, lc.stream, m, chunk_rows, numeric,
+           row_off, counts);
 }
 
 void write_empty_offsets(const index_out& rp, int base, const launch_context& lc) {

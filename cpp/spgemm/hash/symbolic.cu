@@ -42,7 +42,7 @@ struct row_tally {
     }
     // A row counted by the whole block: every thread brings its share. The next row may
     // add to row_sum only after a barrier that follows this call.
-    __device__ void finish_row(int share, int row, int* row_nnz, const bin_table& numeric) {
+    __device__ void finish_row(int share, int row, offset_t* row_nnz, const bin_table& numeric) {
         share = __reduce_add_sync(kFullMask, share);
         if (lane_id() == 0 && share != 0) atomicAdd(&row_sum, share);
         __syncthreads();
@@ -73,7 +73,7 @@ __device__ int bin_offset(const int* counts, int bin) {
 
 template <int G, int T>
 __device__ void count_group_rows(const operands& x, const int* rows, int nrows, int* keys_block,
-                                 int* row_nnz, row_tally& tally, const bin_table& numeric) {
+                                 offset_t* row_nnz, row_tally& tally, const bin_table& numeric) {
     static_assert(kGroupThreads / G * T == kGroupSlots, "group tables fill the block's slots");
     const group_row<G> r(x, rows, nrows);
     const int gl = r.gl;
@@ -106,10 +106,10 @@ __device__ void count_group_rows(const operands& x, const int* rows, int nrows, 
 
 // All four group bins in one launch.
 __global__ void __launch_bounds__(kGroupThreads)
-    symbolic_groups_kernel(operands x, bin_table numeric, stats* st, const int* perm, int* row_nnz) {
+    symbolic_groups_kernel(operands x, bin_table numeric, stats* st, const int* perm, offset_t* row_nnz) {
     __shared__ int keys[kGroupSlots];
     __shared__ row_tally tally;
-    if (st->products >= kProductLimit) return;
+    if (st->row_overflow != 0) return;
     tally.clear();
     for_each_group_unit(st->symbolic_count, perm, [&](auto g, const int* rows, int nrows) {
         constexpr int G = decltype(g)::value;
@@ -131,10 +131,10 @@ struct bin_rows {
 template <int NT, int T>
 __global__ void __launch_bounds__(NT)
     symbolic_block_kernel(operands x, bin_table numeric, stats* st, bin_rows rows, int bin,
-                          int* row_nnz) {
+                          offset_t* row_nnz) {
     int* keys = dynamic_smem<int>();  // T
     __shared__ row_tally tally;
-    if (st->products >= kProductLimit) return;
+    if (st->row_overflow != 0) return;
     const int count = rows.counts[bin];
     if (int(blockIdx.x) >= count) return;
     const int offset = bin_offset(st->symbolic_count, bin);
@@ -161,12 +161,12 @@ __global__ void __launch_bounds__(NT)
 // stops as soon as it has more than half as many distinct columns and goes to retry.
 __global__ void __launch_bounds__(kGuessThreads)
     symbolic_guess_kernel(operands x, bin_table numeric, stats* st, const int* perm, int first,
-                          int bins, int* retry, int* row_nnz) {
+                          int bins, int* retry, offset_t* row_nnz) {
     constexpr int kCap = kGuessTable / 2;
     int* keys = dynamic_smem<int>();  // kGuessTable
     __shared__ row_tally tally;
     __shared__ int s_start[kMaxBins + 1];  // where each bin starts in perm
-    if (st->products >= kProductLimit) return;
+    if (st->row_overflow != 0) return;
     if (threadIdx.x == 0) {
         int off = 0;
         for (int b = 0; b < bins; ++b) {
@@ -213,11 +213,11 @@ __global__ void __launch_bounds__(kGuessThreads)
 template <bool kGlobal>
 __global__ void __launch_bounds__(kWideThreads)
     symbolic_wide_kernel(operands x, bin_table numeric, stats* st, bin_rows rows, int bin,
-                         int* row_nnz, unsigned* global_bits, int words) {
+                         offset_t* row_nnz, unsigned* global_bits, int words) {
     using access = std::conditional_t<kGlobal, l2_access, plain_access>;
     __shared__ row_tally tally;
     __shared__ int s_lo, s_hi;
-    if (st->products >= kProductLimit) return;
+    if (st->row_overflow != 0) return;
     const int count = rows.counts[bin];
     if (int(blockIdx.x) >= count) return;
     const int offset = bin_offset(st->symbolic_count, bin);
@@ -255,7 +255,7 @@ __global__ void __launch_bounds__(kWideThreads)
 
 template <int NT, int T>
 void launch_block(const operands& x, const bin_table& numeric, stats* st, bin_rows rows, int bin,
-                  int* row_nnz, const launch_context& lc) {
+                  offset_t* row_nnz, const launch_context& lc) {
     const std::size_t smem = symbolic_block_bytes(T);
     allow_smem(symbolic_block_kernel<NT, T>, smem);
     launch("hash SpGEMM: symbolic block rows", symbolic_block_kernel<NT, T>,
@@ -283,7 +283,7 @@ bool wide_bitmap_fits_shared(int n, const device_info& d) {
 int wide_bitmap_words(int n) { return (n + 31) / 32; }
 
 void symbolic(const operands& x, const bin_plan& plan, const bin_table& numeric, stats* st,
-              const int* perm, int* retry, int* row_nnz, const symbolic_scratch& wide,
+              const int* perm, int* retry, offset_t* row_nnz, const symbolic_scratch& wide,
               const launch_context& lc) {
     if (x.m == 0) return;
     const device_info& d = *lc.device;

@@ -186,14 +186,30 @@ public:
         if ((read.a.decreasing_panels | read.b.decreasing_panels) != 0)
             fail(errc::invalid_value, "tile SpGEMM: row offsets of A or B decrease");
         if (min_density != 0 && !gate.open(read.a.tiles, read.b.tiles)) return false;
-        if (read.nnz >= (1ull << 31))
-            fail(errc::insufficient_resources, "SpGEMM: nnz(C) needs 64-bit indices");
+        // C's row offsets and positions in the multiplication are 32-bit here (the hash
+        // plan's are 64-bit): the default hands such a C to the hash plan instead.
+        if (read.nnz >= (1ull << 31)) {
+            if (min_density != 0) return false;
+            fail(errc::insufficient_resources,
+                 "tile SpGEMM: nnz(C) >= 2^31 exceeds the tile algorithms' 32-bit row offsets "
+                 "(TCS_SPGEMM_ALG_HASH and DEFAULT take it with 64-bit C)");
+        }
         host_ = read;
         return true;
     }
 
     std::int64_t num_products() const override { return std::int64_t(host_.products); }
     std::int64_t nnz_c() const override { return std::int64_t(host_.nnz); }
+
+    // buffer2 holds A's and B's values in tile order, which every panel of C reads: a
+    // chunk of C's rows would need all of B's anyway, so the tile plans do not chunk.
+    std::size_t buffer3_size(const problem&, double) override { return 0; }
+    void set_chunks(const problem&, double f, void*, void*) override {
+        if (f < 1.0)
+            fail(errc::insufficient_resources,
+                 "tile SpGEMM: chunk_fraction < 1: the tile algorithms do not chunk (buffer2 "
+                 "holds A's and B's values whole); TCS_SPGEMM_ALG_HASH and DEFAULT do");
+    }
 
     std::size_t buffer2_size(const problem& p) override {
         return carve2(p, same_matrix(p.a, p.b), nullptr).bytes;
