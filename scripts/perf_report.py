@@ -18,6 +18,9 @@ matrix, and writes to DIR (default: docs/perf beside this script):
                                   SpGEMM per algorithm (hash, tiles on CUDA cores, tiles
                                   on tensor cores, the default) beside cuSPARSE, with the
                                   geometric means over the blocky matrices
+  spgemm_scale.md                 the spgemm_scale family: SpGEMM from nnz(C) = 1e7 to
+                                  what fits, beside cuSPARSE's default and ALG3, with peak
+                                  memory
 
 Speedup is cuSPARSE's time over tcsparse's (above 1: tcsparse is faster); the memory
 ratio is tcsparse's peak over cuSPARSE's (below 1: tcsparse needs less). Geometric
@@ -191,6 +194,87 @@ def context_lines(context, sources):
                  f"tables written by scripts/perf_report.py on "
                  f"{datetime.date.today().isoformat()}")
     return lines
+
+
+# --------------------------------------------------------------------------- SpGEMM at scale
+
+SCALE_LIBS = (("tcsparse", "default"), ("tcsparse_hash", "hash"),
+              ("tcsparse_budget", "hash budget"), ("cusparse", "cuSPARSE default"),
+              ("cusparse_alg3", "cuSPARSE ALG3"))
+
+
+def fmt_bytes(x):
+    if x is None:
+        return "—"
+    return f"{x / 1e9:.2f} GB" if x >= 1e9 else f"{x / 1e6:.0f} MB"
+
+
+def fmt_ms(x):
+    if x is None:
+        return "—"
+    return f"{x:.3g} ms" if x < 100 else f"{x:.0f} ms"
+
+
+def spgemm_scale_report(results, context, sources):
+    """The spgemm_scale family: spgemm_scale/<type>/<matrix>/<lib>, one row per matrix."""
+    rows = {}
+    for r in results.values():
+        if len(r.parts) < 4 or r.parts[0] != "spgemm_scale":
+            continue
+        rows.setdefault((r.parts[1], r.parts[2]), {})[r.parts[3]] = r
+    if not rows:
+        return [], [], None
+
+    def size_of(key):
+        libs = rows[key]
+        for lib, _ in SCALE_LIBS:
+            r = libs.get(lib)
+            if r is not None and not r.error and r.get("nnz_c"):
+                return r.get("nnz_c")
+        return 0.0
+
+    lines = ["# SpGEMM at scale: tcsparse beside cuSPARSE from nnz(C) = 1e7 to what fits", "",
+             "tcs_bench's `spgemm_scale` family (bench/spgemm_scale.cpp): C = A·A, whole "
+             "user pipeline (every call of the protocol, every allocation of the buffers "
+             "and of C), median of the timed runs after a warm-up; peak is the device "
+             "bytes of the buffers and of C alive at once (A not counted). tcsparse's C has "
+             "64-bit indices where nnz(C) >= 2^31 (\"C bits\"); \"hash budget\" is "
+             "tcsSpGEMM_estimateMemory's chunk_fraction 0.2 through the ALG3 protocol, "
+             "cuSPARSE ALG3 the same fraction. Each cell: time, peak. A library that "
+             "reported an error is listed under the table; \"not run\": the benchmark "
+             "registers no cuSPARSE case where C needs 64-bit indices (its SpGEMM has "
+             "none).", ""]
+    lines += context_lines(context, sources)
+    summary = []
+    for vtype in sorted({k[0] for k in rows}):
+        keys = sorted((k for k in rows if k[0] == vtype), key=size_of)
+        lines += ["", f"## {vtype}", ""]
+        header = ["matrix", "rows", "products", "nnz(C)", "C bits"] + [label for _, label in SCALE_LIBS]
+        body, errors = [], []
+        largest = {lib: 0.0 for lib, _ in SCALE_LIBS}
+        for key in keys:
+            libs = rows[key]
+            ref = next((libs[l] for l, _ in SCALE_LIBS if l in libs and not libs[l].error), None)
+            row = [f"`{key[1]}`", fmt_count(value(ref, "rows")), fmt(value(ref, "products"), ".3g"),
+                   fmt(value(ref, "nnz_c"), ".3g"), fmt(value(libs.get("tcsparse"), "c_index_bits"), ".0f")]
+            for lib, _ in SCALE_LIBS:
+                r = libs.get(lib)
+                if r is None:
+                    row.append("not run")
+                elif r.error:
+                    row.append("error")
+                    errors.append(f"- `{r.name}`: {r.error}")
+                else:
+                    row.append(f"{fmt_ms(r.get('ms'))}, {fmt_bytes(r.get('peak_bytes'))}")
+                    largest[lib] = max(largest[lib], r.get("nnz_c") or 0.0)
+            body.append(row)
+        lines += table(header, body)
+        if errors:
+            lines += ["", "Errors:", ""] + errors
+        done = ", ".join(f"{label} {largest[lib]:.3g}" for lib, label in SCALE_LIBS if largest[lib] > 0)
+        lines += ["", f"- largest nnz(C) completed: {done}"]
+        summary.append(f"spgemm_scale {vtype}: largest nnz(C) completed: {done}")
+    return lines, summary, None
 
 
 # --------------------------------------------------------------------------- SpGEMM
@@ -783,7 +867,8 @@ def main(argv=None):
                (spmm_report, "spmm.md", plot_spmm, "spmm_speedup.png"),
                (spmv_report, "spmv.md", plot_spmv, "spmv_speedup.png"),
                (sweep_report, "spmm_sweep.md", None, None),
-               (blocks_report, "spmm_blocks.md", plot_blocks, "spmm_blocks_speedup.png"))
+               (blocks_report, "spmm_blocks.md", plot_blocks, "spmm_blocks_speedup.png"),
+               (spgemm_scale_report, "spgemm_scale.md", None, None))
     for report, md, plotter, png in reports:
         lines, s, plot = report(results, context, args.json)
         if not lines:
