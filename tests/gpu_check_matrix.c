@@ -28,7 +28,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 static tcsHandle_t handle;
 static uint64_t seed;
@@ -301,12 +300,6 @@ static void guarded_free(guarded* g) {
     g->base = NULL;
 }
 
-static double seconds_now(void) {
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
-}
-
 /* Corrupts one or two of m's offsets or columns. */
 static void corrupt(raw_csr* m, tcst_rng* rng) {
     tcst_corrupt_structure(m->rp, m->rows, m->ci, m->nnz, m->cols, rng);
@@ -326,7 +319,7 @@ typedef struct {
 static tcsStatus_t timed(tcsStatus_t st, double t0, outcome* o) {
     const cudaError_t e = cudaDeviceSynchronize();
     if (e != cudaSuccess) fail_msg("the device failed after a product on corrupt data: %s", cudaGetErrorString(e));
-    const double dt = seconds_now() - t0;
+    const double dt = tcst_seconds() - t0;
     o->calls++;
     if (dt > o->slowest) o->slowest = dt;
     if (dt > call_limit_s) o->slow++;
@@ -348,14 +341,14 @@ static void spgemm_on(const device_raw* a, const device_raw* b, int64_t rows, in
     assert_ok(tcsSpGEMM_workEstimation(handle, n, n, &one, a->descr, b->descr, &zero, c, CUDA_R_64F,
                                        alg, g, &s1, NULL));
     guarded b1 = guarded_alloc(s1), b2 = {NULL, 0}, ci = {NULL, 0}, val = {NULL, 0};
-    double t0 = seconds_now();
+    double t0 = tcst_seconds();
     if (timed(tcsSpGEMM_workEstimation(handle, n, n, &one, a->descr, b->descr, &zero, c, CUDA_R_64F,
                                        alg, g, &s1, inside(&b1)),
               t0, o) == TCS_STATUS_SUCCESS) {
         assert_ok(tcsSpGEMM_compute(handle, n, n, &one, a->descr, b->descr, &zero, c, CUDA_R_64F,
                                     alg, g, &s2, NULL));
         b2 = guarded_alloc(s2);
-        t0 = seconds_now();
+        t0 = tcst_seconds();
         timed(tcsSpGEMM_compute(handle, n, n, &one, a->descr, b->descr, &zero, c, CUDA_R_64F,
                                 alg, g, &s2, inside(&b2)),
               t0, o);
@@ -365,7 +358,7 @@ static void spgemm_on(const device_raw* a, const device_raw* b, int64_t rows, in
             ci = guarded_alloc((size_t)nnz * sizeof(int));
             val = guarded_alloc((size_t)nnz * sizeof(double));
             assert_ok(tcsCsrSetPointers(c, inside(&rp), nnz ? inside(&ci) : NULL, nnz ? inside(&val) : NULL));
-            t0 = seconds_now();
+            t0 = tcst_seconds();
             timed(tcsSpGEMM_copy(handle, n, n, &one, a->descr, b->descr, &zero, c, CUDA_R_64F,
                                  alg, g),
                   t0, o);
@@ -398,11 +391,11 @@ static void spmm_on(const device_raw* a, int64_t rows, int64_t cols, tcsOperatio
     assert_ok(tcsSpMM_bufferSize(handle, op_a, TCS_OPERATION_NON_TRANSPOSE, &one, a->descr, bm,
                                  &half, cm, CUDA_R_64F, alg, &bytes));
     guarded buf = guarded_alloc(bytes);
-    double t0 = seconds_now();
+    double t0 = tcst_seconds();
     timed(tcsSpMM_preprocess(handle, op_a, TCS_OPERATION_NON_TRANSPOSE, &one, a->descr, bm, &half,
                              cm, CUDA_R_64F, alg, inside(&buf)),
           t0, o);
-    t0 = seconds_now();
+    t0 = tcst_seconds();
     timed(tcsSpMM(handle, op_a, TCS_OPERATION_NON_TRANSPOSE, &one, a->descr, bm, &half, cm,
                   CUDA_R_64F, alg, inside(&buf)),
           t0, o);

@@ -27,17 +27,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include <unistd.h>
 
 static tcsHandle_t handle;
 static uint64_t seed;
-
-static double now(void) {
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
-}
 
 static void* device_alloc(size_t bytes) {
     void* p = NULL;
@@ -135,7 +128,7 @@ static tcsStatus_t multiply(const operand* a, int wide, float chunk, product* c)
 #define ARGS handle, TCS_OPERATION_NON_TRANSPOSE, TCS_OPERATION_NON_TRANSPOSE, alpha, a->descr, \
              a->descr, beta, cd, t, TCS_SPGEMM_ALG_HASH, d
     assert_int_equal(cudaDeviceSynchronize(), cudaSuccess);
-    const double t0 = now();
+    const double t0 = tcst_seconds();
     assert_ok(tcsSpGEMM_workEstimation(ARGS, &c->size1, NULL));
     void* buf1 = device_alloc(c->size1);
     const tcsStatus_t s = tcsSpGEMM_workEstimation(ARGS, &c->size1, buf1);
@@ -167,7 +160,7 @@ static tcsStatus_t multiply(const operand* a, int wide, float chunk, product* c)
     assert_ok(tcsSpGEMM_copy(ARGS));
 #undef ARGS
     assert_int_equal(cudaDeviceSynchronize(), cudaSuccess);
-    c->seconds = now() - t0;
+    c->seconds = tcst_seconds() - t0;
     cudaFree(buf1), cudaFree(buf2);
     tcsSpGEMM_destroyDescr(d);
     tcsDestroySpMat(cd);

@@ -28,17 +28,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include <unistd.h>
 
 static uint64_t seed;
 static int quick;
-
-static double now(void) {
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
-}
 
 /* ---- one problem: A on the device, the references of A*A and A*B ---- */
 
@@ -238,8 +231,8 @@ static void* work(void* arg) {
         w->failed = 1;
         return NULL;
     }
-    const double end = now() + w->seconds;
-    while (now() < end && !w->failed) {
+    const double end = tcst_seconds() + w->seconds;
+    while (tcst_seconds() < end && !w->failed) {
         if (spgemm_once(h, s, w->p, TCS_SPGEMM_DEFAULT, 1, w->msg, sizeof w->msg) != 0) {
             w->failed = 1;
             break;
@@ -349,7 +342,7 @@ static void test_long_runs(void** state) {
     assert_int_equal(cudaDeviceSynchronize(), cudaSuccess);
     const size_t device_before = device_free_bytes();
     const long host_before = resident_kib();
-    const double t0 = now();
+    const double t0 = tcst_seconds();
 
     tcsHandle_t h;
     assert_ok(tcsCreate(&h));
@@ -358,9 +351,9 @@ static void test_long_runs(void** state) {
         if (spgemm_once(h, NULL, &p, TCS_SPGEMM_DEFAULT, verify, msg, sizeof msg) != 0)
             fail_msg("pipeline %ld: %s", i, msg);
     }
-    const double t1 = now();
+    const double t1 = tcst_seconds();
     if (spmm_calls(h, NULL, &p, calls, msg, sizeof msg) != 0) fail_msg("%s", msg);
-    const double t2 = now();
+    const double t2 = tcst_seconds();
     assert_ok(tcsDestroy(h));
     for (int i = 0; i < 1000; ++i) {
         tcsHandle_t extra;

@@ -54,6 +54,8 @@ void tcst_corrupt_structure(int64_t* row_ptr, int64_t rows, int64_t* col_idx, in
 /* A seed from the clock and the process id, printed by tests so a failure can be
  * reproduced with TCST_SEED=<value> in the environment (which it then returns). */
 uint64_t tcst_fresh_seed(void);
+/* Seconds on a monotonic clock (clock.c): differences time a test's calls. */
+double tcst_seconds(void);
 
 /* ---- 16-bit floating point (halves.c): round to nearest even, subnormals, infinities
  * and NaN kept ---- */
