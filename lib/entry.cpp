@@ -117,6 +117,7 @@ bool valid_data_type(cudaDataType v) noexcept {
 tcsStatus_t status_from_exception(const char* func) noexcept {
     tcsStatus_t status = TCS_STATUS_INTERNAL_ERROR;
     const char* detail = "unknown exception";
+    const char* cuda = nullptr;  // the CUDA error's name, where one caused it
     try {
         throw;
     } catch (const bad_argument& e) {
@@ -127,6 +128,7 @@ tcsStatus_t status_from_exception(const char* func) noexcept {
     } catch (const tcs::error& e) {
         status = static_cast<tcsStatus_t>(e.code());
         detail = e.what();
+        if (e.cuda() != cudaSuccess) cuda = cudaGetErrorName(e.cuda());
     } catch (const std::bad_alloc&) {
         status = TCS_STATUS_ALLOC_FAILED;
         detail = "out of host memory";
@@ -135,7 +137,8 @@ tcsStatus_t status_from_exception(const char* func) noexcept {
     } catch (...) {
     }
     if (log_level() >= 1)
-        std::fprintf(stderr, "tcsparse: %s: %s -> %s\n", func, detail, tcsGetErrorName(status));
+        std::fprintf(stderr, "tcsparse: %s: %s%s%s%s -> %s\n", func, detail, cuda ? " (" : "",
+                     cuda ? cuda : "", cuda ? ")" : "", tcsGetErrorName(status));
     return status;
 }
 

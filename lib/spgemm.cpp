@@ -9,6 +9,7 @@
 #include "core/error.hpp"
 
 #include <algorithm>
+#include <cstdio>
 
 using namespace tcs::api;
 using stage = tcsSpGEMMDescr::stage;
@@ -160,9 +161,16 @@ extern "C" TCS_API tcsStatus_t tcsSpGEMM_workEstimation(
     cudaDataType computeType, tcsSpGEMMAlg_t alg, tcsSpGEMMDescr_t spgemmDescr,
     size_t* bufferSize1, void* externalBuffer1) try {
     trace(__func__);
+    call_timer timer(__func__);
     call k = check_call(handle, opA, opB, alpha, matA, matB, beta, matC, computeType, alg,
                         spgemmDescr);
     check_not_null(bufferSize1, 11, "bufferSize1");
+    if (timer.on())  // the shapes, also in the log line of a call that fails below
+        std::snprintf(timer.detail, sizeof timer.detail,
+                      "(A %lldx%lld nnz %lld, B %lldx%lld nnz %lld, alg %d, %s)",
+                      (long long)k.a->rows, (long long)k.a->cols, (long long)k.a->nnz,
+                      (long long)k.b->rows, (long long)k.b->cols, (long long)k.b->nnz, int(alg),
+                      externalBuffer1 ? "buffer" : "size query");
     tcsSpGEMMDescr& d = *k.descr;
     // workEstimation starts the protocol: a new algorithm means a new plan.
     const tcs::spgemm::algorithm kind = algorithm_of(alg, k.a->value_type);

@@ -17,11 +17,14 @@
 #   scripts/petsc.sh stage-tcsparse [BUILD_DIR]   tcsparse's library and shim from
 #        BUILD_DIR (default build/) or .prebuilt/lib into .petsc-bundle/tcsparse.tar.xz
 #        (carry .petsc-bundle: both files)
-#   scripts/petsc.sh run [--cases LIST] [--ranks LIST] [--grid N] [--no-trace] [--quick] [--bind-gpus]
+#   scripts/petsc.sh run [--cases LIST] [--ranks LIST] [--grid N] [--no-trace] [--trace-only]
+#        [--quick] [--bind-gpus]
 #        (GPU machine) unpacks the bundle into /tmp, runs every case with plain cuSPARSE
 #        and with the shim preloaded ($TCS_SHIM, else the bundle's, else
 #        .prebuilt/lib/libtcsparse_cusparse.so.0), 1 and 2 ranks, -log_view each, then
-#        once more with TCS_LOG_LEVEL=2 for the calls the shim ran and forwarded, and
+#        once more with TCS_LOG_LEVEL=2 ($PETSC_TRACE_LEVEL; 3 adds each call's host time
+#        and SpGEMM's shapes) for the calls the shim ran and forwarded (--trace-only: only
+#        that run), and
 #        writes the logs and summary.md to $OUT (default petsc-out/; with
 #        TCS_PACK_OUT=1 the logs end in $OUT/logs.tgz, scripts/pack-out.sh)
 #   scripts/petsc.sh cpu-check  (any machine) the same programs with CPU types
@@ -275,10 +278,11 @@ matrix_dir() {
 }
 
 run() {
-  local cases=products,ex94,gamg,spmm ranks="1 2" trace=1 quick=0 cpu=0 grid="" bind=0
+  local cases=products,ex94,gamg,spmm ranks="1 2" trace=1 quick=0 cpu=0 grid="" bind=0 timed=1
   while [ $# -gt 0 ]; do
     case "$1" in
       --bind-gpus) bind=1 ;;
+      --trace-only) timed=0 ;;
       --cases) cases=$2; shift ;;
       --ranks) ranks=$2; shift ;;
       --grid) grid=$2; shift ;;
@@ -377,7 +381,7 @@ run() {
   one() {  # label mode ranks log-level args...
     local label=$1 mode=$2 np=$3 level=$4; shift 4
     local tag=$label.$mode.np$np
-    [ "$level" = 2 ] && tag=$label.trace.np$np
+    [ "$level" != 0 ] && tag=$label.trace.np$np
     # The shim goes into the ranks only (hydra's -genv), not into mpiexec.
     local envs=()
     [ "$mode" = tcs ] && envs=(-genv LD_PRELOAD "$shim" -genv TCS_LOG_LEVEL "$level")
@@ -398,6 +402,7 @@ run() {
   }
   local spec label np_ok cmdline np mode
   for np in $ranks; do
+    [ $timed = 1 ] || break
     for spec in "${specs[@]}"; do
       IFS='|' read -r label np_ok cmdline <<< "$spec"
       case " $np_ok " in *" $np "* | " any ") ;; *) continue ;; esac
@@ -412,7 +417,7 @@ run() {
       for spec in "${specs[@]}"; do
         IFS='|' read -r label np_ok cmdline <<< "$spec"
         case " $np_ok " in *" $np "* | " any ") ;; *) continue ;; esac
-        one "$label" tcs "$np" 2 $cmdline
+        one "$label" tcs "$np" "${PETSC_TRACE_LEVEL:-2}" $cmdline
       done
     done
   fi

@@ -6,8 +6,10 @@
  * input columns, exact cancellation, long rows of B, rows of C beyond shared memory
  * (the wide path), the generators, every shared Matrix Market file, device scalars,
  * beta != 0, reuse with new values, bitwise determinism, every algorithm value, the
- * estimateMemory protocol and its memory budget (rows in chunks: bitwise the whole C). Seeds are fresh and printed (TCST_SEED=<seed> reproduces);
- * TCS_TEST_QUICK=1 (the sanitizer run) uses smaller sizes. Exits 77 without a GPU. */
+ * estimateMemory protocol and its memory budget (rows in chunks: bitwise the whole C),
+ * the shape of PETSc's MPI PtAP's last product (k of millions, B empty but a band).
+ * Seeds are fresh and printed (TCST_SEED=<seed> reproduces); TCS_TEST_QUICK=1 (the
+ * sanitizer run) uses smaller sizes. Exits 77 without a GPU. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -636,6 +638,50 @@ static void test_wide_rows(void** state) {
     }
 }
 
+/* The shape of PETSc's MPI PtAP's last product (P_loc^T times the off-process part, issue
+ * 29): A short and very wide (k of millions, uniform columns), B with all its rows empty
+ * but a band of k/100 (a rank's boundary) of 3-8 entries each, for n across the hash
+ * plan's table sizes, up to PETSc's 359359 at 8 million unknowns on 2 ranks: a bitmap of
+ * 45 KB in shared memory, which with the wide kernel's static memory passed the default
+ * 48 KB and failed to launch until allow_smem counted the static part.
+ * TCS_SPGEMM_DEFAULT, as PETSc calls it. */
+static void test_sparse_band_of_b(void** state) {
+    (void)state;
+    const int64_t m = quick ? 8000 : 150000, k = quick ? 400000 : 4000000;
+    const int64_t band = quick ? k / 10 : k / 100; /* over 32768 entries: every bin launches */
+    tcst_csr a = uniform(m, k, quick ? 20 : 75, seed);
+    const int64_t widths[] = {1000, 3000, 6000, 20000, 359359};
+    for (size_t w = 0; w < sizeof widths / sizeof widths[0]; ++w) {
+        const int64_t n = widths[w];
+        tcst_rng r;
+        tcst_rng_seed(&r, seed + 100 + w);
+        int* len = (int*)malloc((size_t)band * sizeof(int));
+        assert_non_null(len);
+        int64_t nnz = 0;
+        for (int64_t i = 0; i < band; ++i) nnz += len[i] = 3 + (int)tcst_rng_below(&r, 6);
+        tcst_csr b;
+        assert_int_equal(tcst_csr_alloc(&b, k, n, nnz), 0);
+        int64_t pos = 0;
+        for (int64_t i = 0; i < k; ++i) {
+            b.row_ptr[i] = (int)pos;
+            if (i < k - band) continue;
+            const int l = len[i - (k - band)];
+            const int64_t first = (int64_t)tcst_rng_below(&r, (uint64_t)(n - 8));
+            for (int t = 0; t < l; ++t) { /* distinct, increasing columns */
+                b.col_idx[pos] = (int)(first + t);
+                b.val[pos++] = tcst_rng_symmetric(&r);
+            }
+        }
+        b.row_ptr[k] = (int)pos;
+        free(len);
+        char name[64];
+        snprintf(name, sizeof name, "sparse band of B, n = %lld", (long long)n);
+        check_both_types(name, &a, &b, defaults());
+        tcst_csr_free(&b);
+    }
+    tcst_csr_free(&a);
+}
+
 /* Every bin, from 4 lanes per row to the wide one, in one product. */
 static void test_all_bins(void** state) {
     (void)state;
@@ -929,7 +975,7 @@ int main(void) {
         T(test_unsorted_columns),  T(test_exact_cancellation), T(test_long_row_of_b),
         T(test_wide_rows),         T(test_all_bins),         T(test_generators),
         T(test_matrix_market),     T(test_scalars_and_beta), T(test_algorithms),
-        T(test_index64),           T(test_budget),
+        T(test_index64),           T(test_budget),           T(test_sparse_band_of_b),
     };
     return tcst_run_group_tests(tests, group_setup, group_teardown);
 }

@@ -23,13 +23,18 @@ enum class errc : int {
 
 class error : public std::exception {
 public:
-    error(errc code, const char* what) noexcept : code_(code), what_(what) {}
+    error(errc code, const char* what, cudaError_t cuda = cudaSuccess) noexcept
+        : code_(code), what_(what), cuda_(cuda) {}
     errc code() const noexcept { return code_; }
     const char* what() const noexcept override { return what_; }
+    // The CUDA runtime error behind it (cudaSuccess for errors of tcsparse's own), for
+    // the log: which kernel failed is in what(), how only here.
+    cudaError_t cuda() const noexcept { return cuda_; }
 
 private:
     errc code_;
     const char* what_;  // always a string literal
+    cudaError_t cuda_;
 };
 
 [[noreturn]] inline void fail(errc code, const char* what) { throw error(code, what); }
@@ -50,7 +55,7 @@ inline errc errc_from_cuda(cudaError_t e) noexcept {
 inline void check_cuda(cudaError_t e, const char* what) {
     if (e != cudaSuccess) {
         (void)cudaGetLastError();  // clear a non-sticky error so the handle stays usable
-        throw error(errc_from_cuda(e), what);
+        throw error(errc_from_cuda(e), what, e);
     }
 }
 

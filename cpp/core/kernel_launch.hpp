@@ -13,10 +13,17 @@
 
 namespace tcs {
 
-// Dynamic shared memory beyond 48 KB needs an opt-in per kernel.
+// Shared memory beyond 48 KB needs an opt-in per kernel, and the 48 KB count the
+// kernel's static shared memory too: 45 KB of dynamic memory fail to launch
+// (cudaErrorInvalidValue) in a kernel with 8 KB of static memory unless opted in. So the
+// opt-in is asked for whenever static and dynamic together pass 48 KB.
 template <class Kernel>
 void allow_smem(Kernel kernel, std::size_t bytes) {
-    if (bytes > 48 * 1024)
+    constexpr std::size_t kDefaultLimit = 48 * 1024;
+    if (bytes == 0) return;
+    cudaFuncAttributes attributes{};
+    check_cuda(cudaFuncGetAttributes(&attributes, kernel), "kernel attributes");
+    if (attributes.sharedSizeBytes + bytes > kDefaultLimit)
         check_cuda(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, int(bytes)),
                    "shared memory opt-in");
 }

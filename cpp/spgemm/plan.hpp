@@ -74,6 +74,10 @@ std::unique_ptr<plan> make_hash_plan();
 // on CUDA cores.
 std::unique_ptr<plan> make_tile_plan(bool tensor_cores);
 
+// Whether the tile plans can index the product: their rows, columns and entries of A
+// and B are 32-bit (they refuse the rest with insufficient_resources).
+bool tiles_fit(const problem& p);
+
 // TCS_SPGEMM_DEFAULT's use of a tile plan (make_tile_plan): its workEstimation, run to the
 // end only where A and B hold at least min_density entries per nonempty 8x8 tile (counted
 // exactly by the conversion, tested on the device, read back with the plan's one

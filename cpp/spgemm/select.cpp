@@ -31,7 +31,7 @@ enum class verdict { hash, tiles, measure };
 
 verdict from_shape(const problem& p) {
     if (is_16bit(p.a.type)) return verdict::tiles;
-    if (p.a.nnz == 0 || p.b.nnz == 0) return verdict::hash;
+    if (p.a.nnz == 0 || p.b.nnz == 0 || !tiles_fit(p)) return verdict::hash;
     if (std::min(mean_row_length(p.a), mean_row_length(p.b)) < kMinRowLength) return verdict::hash;
     return verdict::measure;
 }

@@ -37,8 +37,7 @@ using namespace tiles;
 using formats::panels_of;
 
 void check_dimensions(const problem& p) {
-    if (p.a.rows >= INT_MAX || p.a.cols >= INT_MAX || p.b.cols >= INT_MAX || p.a.nnz >= INT_MAX ||
-        p.b.nnz >= INT_MAX || p.a.nnz + p.b.nnz >= INT_MAX)
+    if (!tiles_fit(p))
         fail(errc::insufficient_resources, "SpGEMM: a dimension exceeds 32-bit indices");
 }
 
@@ -259,6 +258,11 @@ void multiply(const multiply_job& job, cudaStream_t stream) {
     }
 }
 }  // namespace tiles
+
+bool tiles_fit(const problem& p) {
+    return p.a.rows < INT_MAX && p.a.cols < INT_MAX && p.b.cols < INT_MAX && p.a.nnz < INT_MAX &&
+           p.b.nnz < INT_MAX && p.a.nnz + p.b.nnz < INT_MAX;
+}
 
 std::unique_ptr<plan> make_tile_plan(bool tensor_cores) {
     return std::make_unique<tile_plan>(tensor_cores);
