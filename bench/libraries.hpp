@@ -57,6 +57,7 @@ namespace bench {
         static constexpr spgemm_alg_t spgemm_alg3 = PREFIX##_SPGEMM_ALG3;                   \
         static constexpr spmm_alg_t spmm_default = PREFIX##_SPMM_ALG_DEFAULT;               \
         static constexpr spmv_alg_t spmv_default = PREFIX##_SPMV_ALG_DEFAULT;               \
+        static constexpr spmv_alg_t spmv_deterministic = PREFIX##_SPMV_CSR_ALG2;            \
         static const char* status_name(status_t s) { return prefix##GetErrorName(s); }      \
         /* the process's handle, bound to the benchmark stream (gpu.cpp) */                \
         static handle_t handle();                                                           \

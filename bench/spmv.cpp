@@ -1,5 +1,7 @@
 // SpMV: y = op(A) * x with A sparse (CSR), x and y dense vectors, through tcsparse and
-// cuSPARSE (its default, CSR_ALG1, the faster of its two CSR algorithms). As in a
+// cuSPARSE (its default, CSR_ALG1, the faster of its two CSR algorithms). For op(A) = A^T
+// tcsparse's CSR_ALG2 runs too ("tcsparse_alg2"): the deterministic transposed copy,
+// beside the default's atomic scatter. As in a
 // Krylov solver, which multiplies by the same A hundreds of times, the buffer is
 // allocated and preprocess runs once outside the timing; each timed sample is one SpMV
 // call starting with a cold L2. beta = 0, so y is written once and never read.
@@ -22,6 +24,7 @@ namespace {
 struct spmv_config {
     cudaDataType type;
     bool transpose;
+    bool deterministic = false;  // CSR_ALG2 instead of the default
 };
 
 std::string config_name(const spmv_config& c) {
@@ -110,14 +113,15 @@ void spmv_benchmark(benchmark::State& state, const matrix_case& mc, spmv_config 
     const auto op = c.transpose ? Lib::transpose : Lib::non_transpose;
     const unit_scalars s(c.type);
     std::size_t buffer_bytes = 0;
+    const auto alg = c.deterministic ? Lib::spmv_deterministic : Lib::spmv_default;
     LIB_CALL(Lib, SpMV_bufferSize, h, op, s.one(), da.get(), dx.get(), s.zero(), dy.get(), c.type,
-             Lib::spmv_default, &buffer_bytes);
+             alg, &buffer_bytes);
     const device_buffer buffer = allocate_untracked(buffer_bytes);
     LIB_CALL(Lib, SpMV_preprocess, h, op, s.one(), da.get(), dx.get(), s.zero(), dy.get(), c.type,
-             Lib::spmv_default, buffer.get());
+             alg, buffer.get());
     const auto spmv = [&] {
-        LIB_CALL(Lib, SpMV, h, op, s.one(), da.get(), dx.get(), s.zero(), dy.get(), c.type,
-                 Lib::spmv_default, buffer.get());
+        LIB_CALL(Lib, SpMV, h, op, s.one(), da.get(), dx.get(), s.zero(), dy.get(), c.type, alg,
+                 buffer.get());
     };
     spmv();  // warm-up, checked
     check_spmv(reference_of(m.a(), c.transpose), y, c.type, Lib::name);
@@ -138,7 +142,8 @@ void spmv_benchmark(benchmark::State& state, const matrix_case& mc, spmv_config 
 
 template <class Lib>
 void add(const matrix_case& mc, const spmv_config& c, int runs) {
-    const std::string name = "spmv/" + config_name(c) + "/" + mc.name + "/" + Lib::name;
+    const std::string name = "spmv/" + config_name(c) + "/" + mc.name + "/" + Lib::name +
+                             (c.deterministic ? "_alg2" : "");
     benchmark::RegisterBenchmark(name.c_str(), [&mc, c](benchmark::State& s) {
         spmv_benchmark<Lib>(s, mc, c);
     })
@@ -155,6 +160,7 @@ void register_spmv(const matrix_case& mc, const run_counts& runs, bool quick) {
     for (const spmv_config& c : configs) {
         add<tcsparse_lib>(mc, c, runs.spmm);
         add<cusparse_lib>(mc, c, runs.spmm);
+        if (c.transpose) add<tcsparse_lib>(mc, {c.type, true, true}, runs.spmm);
     }
 }
 

@@ -247,8 +247,11 @@ typedef enum {
 /**
  * SpMV algorithms. The values equal cusparseSpMVAlg_t. DEFAULT, CSR_ALG1 and CSR_ALG2
  * run tcsparse's CSR product (the one-column kernel of SpMM's row-split family), which
- * is deterministic whichever is named; COO, SELL and BSR values are accepted as
- * arguments and return TCS_STATUS_NOT_SUPPORTED when the matrix is CSR.
+ * is deterministic whichever is named for op(A) = A. For op(A) = A^T, as in cuSPARSE,
+ * DEFAULT and CSR_ALG1 may scatter with atomic additions (results may differ in
+ * rounding from run to run) and CSR_ALG2 is deterministic (a transposed copy in the
+ * buffer); the SpMV group says when. COO, SELL and BSR values are accepted as arguments
+ * and return TCS_STATUS_NOT_SUPPORTED when the matrix is CSR.
  */
 typedef enum {
     TCS_SPMV_ALG_DEFAULT = 0,
@@ -1065,7 +1068,8 @@ TCS_API tcsStatus_t tcsSpMM_getBlockCounts(tcsConstSpMatDescr_t matA, int64_t* b
  * The product a Krylov solver makes most. It is SpMM with one column (x and y are
  * the k x 1 and m x 1 dense matrices of the SpMM group, row-major), so it shares that
  * group's kernels (row-split's one-column kernel, with whole blocks or warps for long
- * rows), buffer, preprocess contract, determinism and graph capture. Semantics shared
+ * rows), buffer, preprocess contract, determinism (but for the scatter of op(A) = A^T,
+ * below) and graph capture. Semantics shared
  * by the three calls:
  *  - A is CSR with row offsets and column indices both TCS_INDEX_32I or both
  *    TCS_INDEX_64I (cuSPARSE's combinations; mixed widths and 16U: NOT_SUPPORTED);
@@ -1076,14 +1080,30 @@ TCS_API tcsStatus_t tcsSpMM_getBlockCounts(tcsConstSpMatDescr_t matA, int64_t* b
  *  - Types (A and x / y / computeType): fp32/fp32/fp32, fp64/fp64/fp64, and fp16 or
  *    bf16 A and x with fp32 compute and y of the input type or fp32.
  *  - opA: NON_TRANSPOSE or TRANSPOSE; CONJUGATE_TRANSPOSE equals TRANSPOSE for real
- *    types. For op(A) = A^T the buffer holds a transposed copy of A (made by
- *    tcsSpMV_preprocess, or by every tcsSpMV call without it: preprocess once).
- *  - alg: TCS_SPMV_ALG_DEFAULT, CSR_ALG1 or CSR_ALG2, all the same deterministic
- *    product; the COO, SELL and BSR values return NOT_SUPPORTED.
+ *    types.
+ *  - alg: TCS_SPMV_ALG_DEFAULT, CSR_ALG1 or CSR_ALG2; the COO, SELL and BSR values
+ *    return NOT_SUPPORTED. For op(A) = A all three run the same deterministic product.
+ *    For op(A) = A^T:
+ *      - The copy (CSR_ALG2 always): deterministic. The buffer holds a transposed copy
+ *        of A, made by tcsSpMV_preprocess, or by every tcsSpMV call without it
+ *        (preprocess once); each call gathers A's values into it, then sums every
+ *        element of y in a fixed order and rounds it once.
+ *      - The scatter: y = beta*y, then every nonzero a(i,j) adds alpha*a(i,j)*x(i) to
+ *        y(j) with an atomic addition in y's type. The order of the additions, and so
+ *        the rounding of y, may differ from run to run (cuSPARSE's CSR_ALG1 does the
+ *        same). It reads A once and needs nothing from the buffer.
+ *      - DEFAULT and CSR_ALG1 with y of the summation type (fp32, or fp64 for fp64
+ *        data): with 4 Mi (4194304) nonzeros or more, the scatter, and a buffer of 0
+ *        bytes; with fewer, the copy's buffer, the copy after tcsSpMV_preprocess on
+ *        that buffer (faster there: the values' gather costs less than the atomics)
+ *        and the scatter in a call without it (rather than sorting A's entries into
+ *        the copy on every call). With fp16/bf16 y (rounded at every atomic addition,
+ *        which would lose precision): the copy.
  *  - alpha and beta follow the handle's pointer mode; beta == 0 never reads y (y may
  *    hold NaN).
- *  - No allocation. tcsSpMV is asynchronous and never synchronizes; the same input,
- *    handle device and sizes give bitwise the same y, with or without preprocess.
+ *  - No allocation. tcsSpMV is asynchronous and never synchronizes. Except for the
+ *    scatter above, the same input, handle device and sizes give bitwise the same y,
+ *    with or without preprocess.
  *  - Statuses: SUCCESS; INVALID_VALUE (NULL or inconsistent arguments, enums out of
  *    range, sizes that do not match, buffer NULL when the size is > 0); NOT_SUPPORTED
  *    (a format, index type, algorithm or type combination this version lacks);

@@ -1,7 +1,10 @@
 // tcsSpMV_*: y = alpha * op(A) * x + beta * y as SpMM with one column. x and y become
 // k x 1 and m x 1 row-major dense views (ld 1), which send the product to row-split's
-// one-column kernel (cpp/spmm/csr/single_column.cuh); the buffer, the preprocess memo
-// on matA and the determinism are SpMM's. The kernels live in cpp/spmm.
+// one-column kernel (cpp/spmm/csr/single_column.cuh); the buffer and the preprocess memo
+// on matA are SpMM's. With opA = T, DEFAULT and CSR_ALG1 allow atomics, as cuSPARSE's
+// do: the product then scatters A's nonzeros into y (cpp/spmm/csr/scatter_column.cuh)
+// without a buffer; CSR_ALG2 keeps the deterministic transposed copy. The kernels live
+// in cpp/spmm.
 #include "entry.hpp"
 #include "input_check.hpp"
 #include "objects.hpp"
@@ -72,9 +75,10 @@ call check_call(tcsHandle_t handle, tcsOperation_t opA, const void* alpha,
     p.b = column_of(*x);
     p.c = column_of(*y);
     p.alg = tcs::spmm::algorithm::automatic;
-    // The algorithm is left out: the three CSR values run the same product.
-    k_.key = memo_key({kSpMVTag, std::uint64_t(ta), std::uint64_t(computeType),
-                       std::uint64_t(x->value_type), std::uint64_t(y->value_type),
+    p.atomics = alg != TCS_SPMV_CSR_ALG2;  // only opA = T uses them
+    k_.key = memo_key({kSpMVTag, std::uint64_t(ta), std::uint64_t(p.atomics),
+                       std::uint64_t(computeType), std::uint64_t(x->value_type),
+                       std::uint64_t(y->value_type),
                        std::uint64_t(a->rows), std::uint64_t(a->cols), std::uint64_t(a->nnz),
                        address_bits(a->offsets), address_bits(a->columns),
                        std::uint64_t(a->base), std::uint64_t(a->offsets_type)});

@@ -4,9 +4,10 @@
  * columns, beta == 0 with NaN in y, beta != 0, alpha == 0, empty rows, rows of
  * thousands of entries, nnz == 0, m or k == 0 or 1, rectangular shapes, vectors off
  * 16-byte alignment, the DEFAULT, CSR_ALG1 and CSR_ALG2 algorithms (bitwise the same
- * y), preprocess then new values of A, runs without preprocess (bitwise the same),
- * bitwise the same y as tcsSpMM with one column (the path it is built on), CUDA graph
- * capture and replay, Matrix Market files.
+ * y, but for the atomic scatter of DEFAULT and CSR_ALG1 with op T, which is checked
+ * against the reference and needs no buffer), preprocess then new values of A, runs
+ * without preprocess (bitwise the same), bitwise the same y as tcsSpMM with one column
+ * (the path it is built on), CUDA graph capture and replay, Matrix Market files.
  *
  * Every entry must satisfy |y - ref| <= tol * (sum of |products| + |beta*y0|), tol
  * 1e-5 for fp32, 1e-12 for fp64, 1e-2 for fp16/bf16 (plus one fp16 subnormal step for
@@ -294,6 +295,11 @@ static void sweep(const char* name, const tcst_csr* original) {
             c.misalign = type == FP32 && trans;
             c.preprocess = type != FP64;
             check_case(name, &a, &c);
+            if (trans) { /* DEFAULT scattered above (but for 16-bit y): the copy too */
+                c.alg = TCS_SPMV_CSR_ALG2;
+                c.preprocess = !c.preprocess;
+                check_case(name, &a, &c);
+            }
             tcst_csr_free(&a);
         }
 }
@@ -388,8 +394,33 @@ static void test_generators(void** state) {
     tcst_csr_free(&s), tcst_csr_free(&r), tcst_csr_free(&b);
 }
 
-/* The three CSR algorithms, with and without preprocess, twice each: one y, bitwise;
- * and the same bits as tcsSpMM with one row-major column. */
+/* tcsSpMV_bufferSize for the case, with host scalars. */
+static size_t spmv_buffer_bytes(const tcst_csr* a, const spmv_case* c) {
+    const types_t* t = &TYPES[c->type];
+    const int64_t m = c->trans ? a->cols : a->rows, k = c->trans ? a->rows : a->cols;
+    const device_matrix d = upload_matrix(a, c->base, t->ax, c->wide);
+    void* dx = vector_on_device(NULL, k, t->ax, 0);
+    void* dy = vector_on_device(NULL, m, t->y, 0);
+    tcsConstDnVecDescr_t vx = NULL;
+    tcsDnVecDescr_t vy = NULL;
+    assert_ok(tcsCreateConstDnVec(&vx, k, dx, t->ax));
+    assert_ok(tcsCreateDnVec(&vy, m, dy, t->y));
+    const double scalars_d[2] = {c->alpha, c->beta};
+    const float scalars_f[2] = {(float)c->alpha, (float)c->beta};
+    const int wide_scalars = t->compute == CUDA_R_64F;
+    size_t bytes = 1;
+    assert_ok(tcsSpMV_bufferSize(fx.handle, c->trans ? TCS_OPERATION_TRANSPOSE : TCS_OPERATION_NON_TRANSPOSE,
+                                 wide_scalars ? (const void*)&scalars_d[0] : (const void*)&scalars_f[0], d.descr, vx,
+                                 wide_scalars ? (const void*)&scalars_d[1] : (const void*)&scalars_f[1], vy,
+                                 t->compute, c->alg, &bytes));
+    tcsDestroyDnVec(vx), tcsDestroyDnVec(vy), tcsDestroySpMat(d.descr);
+    return bytes;
+}
+
+/* The three CSR algorithms, with and without preprocess, twice each: one y, bitwise
+ * (CSR_ALG2 first), and the same bits as tcsSpMM with one row-major column. With op T,
+ * DEFAULT and CSR_ALG1 without preprocess scatter with atomics: each y within the
+ * reference's tolerance instead. */
 static void test_bitwise_same(void** state) {
     (void)state;
     tcst_csr a;
@@ -401,7 +432,7 @@ static void test_bitwise_same(void** state) {
             double* x = random_vector(k, t->ax);
             outcome first;
             memset(&first, 0, sizeof first);
-            const tcsSpMVAlg_t algs[] = {TCS_SPMV_ALG_DEFAULT, TCS_SPMV_CSR_ALG1, TCS_SPMV_CSR_ALG2};
+            const tcsSpMVAlg_t algs[] = {TCS_SPMV_CSR_ALG2, TCS_SPMV_ALG_DEFAULT, TCS_SPMV_CSR_ALG1};
             for (int g = 0; g < 3; ++g)
                 for (int pre = 0; pre < 2; ++pre)
                     for (int rep = 0; rep < 2; ++rep) {
@@ -410,7 +441,12 @@ static void test_bitwise_same(void** state) {
                         c.alg = algs[g];
                         c.preprocess = pre;
                         outcome o = run_spmv(&a, &c, x, NULL, NULL, NULL);
-                        if (first.raw == NULL) {
+                        if (trans && algs[g] != TCS_SPMV_CSR_ALG2 && !pre) {
+                            /* below kScatterMin nonzeros: scattered without preprocess,
+                             * the copy (bitwise CSR_ALG2) after it */
+                            check_y("scatter", &a, &c, x, NULL, &o);
+                            outcome_free(&o);
+                        } else if (first.raw == NULL) {
                             check_y("algorithms", &a, &c, x, NULL, &o);
                             first = o;
                         } else {
@@ -454,6 +490,38 @@ static void test_bitwise_same(void** state) {
     tcst_csr_free(&a);
 }
 
+/* op T with DEFAULT and CSR_ALG1 from 4 Mi nonzeros (the scatter always): no buffer,
+ * the same with and without preprocess (within the reference's tolerance), every value
+ * type, both bases, device scalars and beta != 0. */
+static void test_large_scatter(void** state) {
+    (void)state;
+    if (fx.quick) return; /* a size, not a path, that the sanitizer run can leave out */
+    tcst_csr original;
+    gen(&original, 460000, 390000, 19, 0.0, 0, 0); /* about 4.6 million entries */
+    assert_true(original.nnz >= (int64_t)4 << 20);
+    for (int type = 0; type < TYPE_COUNT; ++type) {
+        tcst_csr a;
+        assert_int_equal(tcst_csr_copy(&original, &a), 0);
+        spmv_case c = plain_case(type);
+        c.trans = 1;
+        c.alg = type % 2 ? TCS_SPMV_CSR_ALG1 : TCS_SPMV_ALG_DEFAULT;
+        c.base = type % 2;
+        c.device_scalars = type == FP64;
+        c.alpha = 0.75;
+        c.beta = type % 3 == 0 ? 0.0 : -0.5;
+        const size_t bytes = spmv_buffer_bytes(&a, &c);
+        const types_t* t = &TYPES[type];
+        const int scatters = t->y == CUDA_R_32F || t->y == CUDA_R_64F;
+        if (scatters) assert_int_equal(bytes, 0);
+        for (int pre = 0; pre < 2; ++pre) {
+            c.preprocess = pre;
+            check_case("large, op T", &a, &c);
+        }
+        tcst_csr_free(&a);
+    }
+    tcst_csr_free(&original);
+}
+
 /* 64-bit indices (TCS_INDEX_64I row offsets and columns): every type, both ops and
  * both bases give bitwise the y of 32-bit indices, within the reference's tolerance.
  * The matrix has long and very long rows, so that the long-row lists and the
@@ -475,6 +543,7 @@ static void test_index64(void** state) {
                 c.alpha = -1.25;
                 c.beta = (type + base) % 2 == 0 ? 0.0 : 0.75;
                 c.preprocess = (trans + base) % 2;
+                c.alg = trans ? TCS_SPMV_CSR_ALG2 : TCS_SPMV_ALG_DEFAULT; /* bitwise: no atomics */
                 const int64_t m = trans ? a.cols : a.rows, k = trans ? a.rows : a.cols;
                 double* x = random_vector(k, t->ax);
                 double* y0 = random_vector(m, t->y);
@@ -486,6 +555,12 @@ static void test_index64(void** state) {
                     fail_msg("%s, op %s, base %d: 64-bit indices differ from 32-bit ones", t->name,
                              trans ? "T" : "N", base);
                 outcome_free(&narrow), outcome_free(&wide);
+                if (trans) { /* the scatter reads the 64-bit arrays as stored */
+                    c.alg = TCS_SPMV_ALG_DEFAULT;
+                    wide = run_spmv(&a, &c, x, y0, NULL, NULL);
+                    check_y("64-bit indices, scatter", &a, &c, x, y0, &wide);
+                    outcome_free(&wide);
+                }
                 free(x), free(y0);
                 tcst_csr_free(&a);
                 release_all(NULL);
@@ -670,6 +745,7 @@ int main(void) {
         cmocka_unit_test_teardown(test_generators, release_all),
         cmocka_unit_test_teardown(test_bitwise_same, release_all),
         cmocka_unit_test_teardown(test_index64, release_all),
+        cmocka_unit_test_teardown(test_large_scatter, release_all),
         cmocka_unit_test_teardown(test_index_type_statuses, release_all),
         cmocka_unit_test_teardown(test_preprocess_then_new_values, release_all),
         cmocka_unit_test_teardown(test_graph_capture, release_all),

@@ -125,11 +125,15 @@ struct scalar_arg {
         }
         return s;
     }
-    // True only when the value is known on the host to be exactly zero.
-    bool is_host_zero() const {
+    // True only when the value is known on the host to be exactly zero (one).
+    bool is_host_zero() const { return is_host(0.0); }
+    bool is_host_one() const { return is_host(1.0); }
+
+private:
+    bool is_host(double value) const {
         if (on_device) return false;
-        return type == value_type::f64 ? *static_cast<const double*>(ptr) == 0.0
-                                       : *static_cast<const float*>(ptr) == 0.0f;
+        return type == value_type::f64 ? *static_cast<const double*>(ptr) == value
+                                       : *static_cast<const float*>(ptr) == float(value);
     }
 };
 

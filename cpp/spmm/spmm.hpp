@@ -22,6 +22,8 @@ enum class algorithm {
     row_split,
     merge_path,
     vector_rows,  // CSR-vector: no public value, only the automatic rule picks it
+    scatter,      // op(A) = A^T times one column by atomic adds (csr/scatter_column.cuh): no
+                  // public value, the CSR family takes it where problem::atomics allows
     blocks,       // dense blocks on tensor cores (TCS_SPMM_BSR_TC, BSR_ALG1, any BSR A)
 };
 
@@ -37,6 +39,9 @@ struct problem {
     value_type compute = value_type::f32;
     scalar_arg alpha, beta;
     algorithm alg = algorithm::families;
+    // The caller accepts results that differ from run to run in rounding (cuSPARSE's
+    // non-deterministic algorithms): SpMV with opA = T then scatters with atomics.
+    bool atomics = false;
     cudaStream_t stream = nullptr;
     const device_info* device = nullptr;
 };

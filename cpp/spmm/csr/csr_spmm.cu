@@ -10,7 +10,8 @@
 //                  analyse; during the product, merge-path's carry-out records or
 //                  row-split's row-wise copy of a column-wise op(B) (rowwise.hpp): no
 //                  two of them are alive at once on the stream
-//   kept           opA = T: A^T's row offsets, column indices, permutation, values
+//   kept           opA = T (but where the scatter always runs, which needs no buffer):
+//                  A^T's row offsets, column indices, permutation, values
 //                  row-split: the counts and lists of long rows, the very long rows'
 //                  tickets (zero between runs) and partial sums; the row-wise copy of
 //                  a column-major C
@@ -55,6 +56,21 @@ struct shape {
     segmentation seg;  // merge-path
     row_group group;   // CSR-vector
 };
+
+// SpMV with opA = T may scatter A's nonzeros into y with atomic adds (scatter_column.cuh)
+// where the caller allows run-to-run differences and y is of the accumulation type
+// (fp32, or fp64 for fp64 A): 16-bit y would be rounded at every addition.
+bool may_scatter(const problem& p, std::int64_t n) {
+    const value_type acc = p.a.type == value_type::f64 ? value_type::f64 : value_type::f32;
+    return p.trans_a && p.atomics && n == 1 && p.c.type == acc;
+}
+
+// From this many nonzeros the scatter always runs (no buffer). Below, a preprocessed A
+// is multiplied through the transposed copy, which the measured H200 run found faster
+// there (docs/algorithms/spmv.md: the copy 1.5x faster at 2.1 million nonzeros, the
+// scatter 1.2-1.5x faster from 6.1 million), and a call without preprocess scatters
+// rather than sorting A's entries into the copy first.
+inline constexpr std::int64_t kScatterMinNonzeros = std::int64_t(4) << 20;
 
 // op(B) is column-wise (op(B)(kk, :) strided, column j contiguous) when B is column-major
 // and not transposed, or row-major and transposed.
@@ -103,6 +119,10 @@ shape shape_of(const problem& p) {
     if (!p.a.one_width()) fail(errc::not_supported, "SpMM: A's offsets and columns differ in width");
     if (p.a.rows >= INT_MAX || p.a.cols >= INT_MAX || s.nnz > INT_MAX)
         fail(errc::insufficient_resources, "SpMM: A has 2^31 or more rows, columns or nonzeros");
+    if (may_scatter(p, s.n) && s.nnz >= kScatterMinNonzeros) {
+        s.alg = algorithm::scatter;
+        return s;
+    }
     const std::size_t element_bytes = size_of(p.a.type);
     s.alg = choose_algorithm(p.alg, s.n, b_columnwise(p));
     s.width = s.n;
@@ -123,7 +143,7 @@ shape shape_of(const problem& p) {
 }
 
 struct carved {
-    transposed_csr t;        // opA = T
+    transposed_csr t;        // opA = T, but for the scatter
     int* long_counts = nullptr;          // row-split: a count per tier of long rows,
     std::size_t long_zeroed = 0;         // followed by the tickets: ints zeroed by analyse
     int* long_lists[2] = {nullptr, nullptr};
@@ -136,12 +156,19 @@ struct carved {
     std::size_t bytes = 0;
 };
 
+// Whether op(A) = A^T is read from a transposed copy in the buffer (everything but the
+// scatter, which reads A as stored).
+bool copies_transpose(const problem& p, const shape& s) {
+    return p.trans_a && s.alg != algorithm::scatter;
+}
+
 carved carve(const problem& p, const shape& s, void* buffer) {
     carved out;
     if (s.empty || s.no_products) return out;
     const bool merge = s.alg == algorithm::merge_path;
+    const bool copy = copies_transpose(p, s);
     std::size_t build_bytes = 0;
-    if (p.trans_a) {
+    if (copy) {
         carver kept_size, scratch_size;
         carve_transposed(p.a, kept_size, scratch_size);
         build_bytes = scratch_size.bytes();
@@ -150,7 +177,7 @@ carved carve(const problem& p, const shape& s, void* buffer) {
         merge ? std::size_t(s.seg.count) * std::size_t(s.n) * accumulator_bytes(p) : 0;
     carver kept(buffer);
     char* shared = kept.take<char>(std::max({build_bytes, record_bytes, rowwise_b_bytes(p, s)}));
-    if (p.trans_a) {
+    if (copy) {
         carver scratch(shared);
         out.t = carve_transposed(p.a, kept, scratch);
     }
@@ -251,7 +278,7 @@ void list_long_rows(const problem& p, const shape& s, const carved& b) {
 
 // Everything that depends only on A's structure, for preprocess or a run without it.
 void analyse(const problem& p, const shape& s, const carved& b) {
-    if (p.trans_a) build_transposed_structure(p.a, b.t, p.stream);
+    if (copies_transpose(p, s)) build_transposed_structure(p.a, b.t, p.stream);
     list_long_rows(p, s, b);
     partition(p, s, b);
 }
@@ -411,6 +438,18 @@ void run(const problem& p, void* buffer, bool preprocessed, const analysis& foun
     product x = dense_part(p, s);
     if (s.no_products || p.alpha.is_host_zero()) {
         x.scale_only = true;
+        return multiply(p, x);
+    }
+    if (s.alg == algorithm::scatter || (!preprocessed && may_scatter(p, s.n))) {
+        // A as stored: a.rows x a.cols, y of a.cols
+        x.rows = int(p.a.rows);
+        x.cols = int(p.a.cols);
+        x.row_ptr = p.a.row_ptr;
+        x.col_idx = p.a.col_idx;
+        x.index = p.a.offsets;
+        x.values = p.a.values;
+        x.base = p.a.base;
+        x.alg = algorithm::scatter;
         return multiply(p, x);
     }
     const carved b = carve(p, s, buffer);

@@ -10,6 +10,7 @@
 #include "spmm/csr/product.hpp"
 #include "spmm/csr/row_split.cuh"
 #include "spmm/csr/scale.cuh"
+#include "spmm/csr/scatter_column.cuh"
 #include "spmm/csr/select.hpp"
 #include "spmm/csr/single_column.cuh"
 #include "spmm/csr/vector_rows.cuh"
@@ -113,8 +114,34 @@ void launch_single_lanes(const product& p) {
                   kThreads, p.stream, o.A, o.B, o.C, o.alpha, o.beta, S);
 }
 
+// op(A) = A^T by atomics (scatter_column.cuh): y = beta*y (not for beta == 1 on the host),
+// then the scatter. p.rows x p.cols is A as stored; y has p.cols elements, x p.rows.
+template <class I, class T, class TC>
+void launch_scatter(const product& p) {
+    using acc = acc_t<T>;
+    if constexpr (!std::is_same_v<TC, acc>) {
+        fail(errc::internal_error, "SpMV scatter into a y of another type than the sums'");
+    } else {
+        if (p.b_row_stride != 1 || p.c_row_stride != 1 || p.n != 1)
+            fail(errc::internal_error, "SpMV scatter of other than contiguous vectors");
+        const operands<I, T, TC> o(p);
+        if (!p.beta.is_host_one()) {
+            const std::int64_t blocks =
+                std::min<std::int64_t>((std::int64_t(p.cols) + 255) / 256, std::int64_t(1) << 20);
+            launch_kernel("scale_kernel", scale_kernel<TC, acc>, dim3(unsigned(blocks)), 256,
+                          p.stream, o.C, std::int64_t(p.cols), o.beta);
+        }
+        const std::int64_t items = std::int64_t(p.rows) + p.nnz;
+        const std::int64_t warps = (items + kScatterItems - 1) / kScatterItems;
+        const std::int64_t blocks = (warps * 32 + kThreads - 1) / kThreads;
+        launch_kernel("scatter_column_kernel", scatter_column_kernel<T, I>, dim3(unsigned(blocks)),
+                      kThreads, p.stream, o.A, o.B.values, o.C.values, o.alpha, items);
+    }
+}
+
 template <class I, class T, class TC>
 void launch_single(const product& p) {
+    if (p.alg == algorithm::scatter) return launch_scatter<I, T, TC>(p);
     switch (p.geo.rows_lanes) {
     case 1: return launch_single_lanes<I, T, TC, 1>(p);
     case 2: return launch_single_lanes<I, T, TC, 2>(p);
@@ -245,6 +272,7 @@ void launch_single_typed(const product& p) {
 template <class I, class T, class TC>
 void launch_indexed(const product& p) {
     if (p.alg == algorithm::vector_rows) return launch_vector<I, T, TC>(p);
+    if (p.alg == algorithm::scatter) return launch_single_unit<T>(p);
     if (p.geo.width != vector_width<T>) fail(errc::internal_error, "SpMM geometry of another type");
     if (p.geo.single && p.alg == algorithm::row_split) return launch_single_unit<T>(p);
     if (p.geo.vectors == 2 && p.geo.lanes == 32) return launch_shape<I, T, TC, 32, 2>(p);
