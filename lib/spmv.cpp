@@ -2,9 +2,9 @@
 // k x 1 and m x 1 row-major dense views (ld 1), which send the product to row-split's
 // one-column kernel (cpp/spmm/csr/single_column.cuh); the buffer and the preprocess memo
 // on matA are SpMM's. With opA = T, DEFAULT and CSR_ALG1 allow atomics, as cuSPARSE's
-// do: the product then scatters A's nonzeros into y (cpp/spmm/csr/scatter_column.cuh)
-// without a buffer; CSR_ALG2 keeps the deterministic transposed copy. The kernels live
-// in cpp/spmm.
+// do: the product may then scatter A's nonzeros into y (cpp/spmm/csr/scatter_column.cuh;
+// csr_spmm.cu says when); CSR_ALG2 keeps the deterministic transposed copy. The kernels
+// live in cpp/spmm.
 #include "entry.hpp"
 #include "input_check.hpp"
 #include "objects.hpp"

@@ -57,21 +57,6 @@ struct shape {
     row_group group;   // CSR-vector
 };
 
-// SpMV with opA = T may scatter A's nonzeros into y with atomic adds (scatter_column.cuh)
-// where the caller allows run-to-run differences and y is of the accumulation type
-// (fp32, or fp64 for fp64 A): 16-bit y would be rounded at every addition.
-bool may_scatter(const problem& p, std::int64_t n) {
-    const value_type acc = p.a.type == value_type::f64 ? value_type::f64 : value_type::f32;
-    return p.trans_a && p.atomics && n == 1 && p.c.type == acc;
-}
-
-// From this many nonzeros the scatter always runs (no buffer). Below, a preprocessed A
-// is multiplied through the transposed copy, which the measured H200 run found faster
-// there (docs/algorithms/spmv.md: the copy 1.5x faster at 2.1 million nonzeros, the
-// scatter 1.2-1.5x faster from 6.1 million), and a call without preprocess scatters
-// rather than sorting A's entries into the copy first.
-inline constexpr std::int64_t kScatterMinNonzeros = std::int64_t(4) << 20;
-
 // op(B) is column-wise (op(B)(kk, :) strided, column j contiguous) when B is column-major
 // and not transposed, or row-major and transposed.
 bool b_columnwise(const problem& p) { return p.b.row_major == p.trans_b; }
@@ -81,6 +66,19 @@ value_type accumulator_type(const problem& p) {
     return p.a.type == value_type::f64 ? value_type::f64 : value_type::f32;
 }
 std::size_t accumulator_bytes(const problem& p) { return size_of(accumulator_type(p)); }
+
+// SpMV with opA = T may scatter A's nonzeros into y with atomic adds (scatter_column.cuh)
+// where the caller allows run-to-run differences and y is of the accumulation type: a
+// 16-bit y would be rounded at every addition.
+bool may_scatter(const problem& p, std::int64_t n) {
+    return p.trans_a && p.atomics && n == 1 && p.c.type == accumulator_type(p);
+}
+
+// From this many nonzeros the scatter always runs (no buffer). Below, a preprocessed A
+// is multiplied through the transposed copy, faster there on the H200
+// (docs/algorithms/spmv.md has the crossover), and a call without preprocess scatters
+// rather than sorting A's entries into the copy first.
+inline constexpr std::int64_t kScatterMinNonzeros = std::int64_t(4) << 20;
 
 // Bytes of row-split's row-wise copies of op(B) and of C for passes of s.width columns
 // (rows padded to whole vectors of B's element type).

@@ -114,6 +114,20 @@ void launch_single_lanes(const product& p) {
                   kThreads, p.stream, o.A, o.B, o.C, o.alpha, o.beta, S);
 }
 
+// C = beta*C over C's first `rows` rows (p.n columns).
+template <class TC, class A>
+void launch_scale(const product& p, std::int64_t rows) {
+    dense_out<TC> C;
+    C.values = static_cast<TC*>(p.c);
+    C.row_stride = p.c_row_stride;
+    C.col_stride = p.c_col_stride;
+    C.cols = p.n;
+    const std::int64_t total = rows * p.n;
+    const std::int64_t blocks = std::min<std::int64_t>((total + 255) / 256, std::int64_t(1) << 20);
+    launch_kernel("scale_kernel", scale_kernel<TC, A>, dim3(unsigned(blocks)), 256, p.stream, C,
+                  rows, p.beta.as<A>());
+}
+
 // op(A) = A^T by atomics (scatter_column.cuh): y = beta*y (not for beta == 1 on the host),
 // then the scatter. p.rows x p.cols is A as stored; y has p.cols elements, x p.rows.
 template <class I, class T, class TC>
@@ -124,13 +138,8 @@ void launch_scatter(const product& p) {
     } else {
         if (p.b_row_stride != 1 || p.c_row_stride != 1 || p.n != 1)
             fail(errc::internal_error, "SpMV scatter of other than contiguous vectors");
+        if (!p.beta.is_host_one()) launch_scale<TC, acc>(p, p.cols);
         const operands<I, T, TC> o(p);
-        if (!p.beta.is_host_one()) {
-            const std::int64_t blocks =
-                std::min<std::int64_t>((std::int64_t(p.cols) + 255) / 256, std::int64_t(1) << 20);
-            launch_kernel("scale_kernel", scale_kernel<TC, acc>, dim3(unsigned(blocks)), 256,
-                          p.stream, o.C, std::int64_t(p.cols), o.beta);
-        }
         const std::int64_t items = std::int64_t(p.rows) + p.nnz;
         const std::int64_t warps = (items + kScatterItems - 1) / kScatterItems;
         const std::int64_t blocks = (warps * 32 + kThreads - 1) / kThreads;
@@ -226,19 +235,6 @@ void launch_vector(const product& p) {
     fail(errc::internal_error, "SpMM CSR-vector tile without kernel");
 }
 
-template <class TC, class A>
-void launch_scale(const product& p) {
-    dense_out<TC> C;
-    C.values = static_cast<TC*>(p.c);
-    C.row_stride = p.c_row_stride;
-    C.col_stride = p.c_col_stride;
-    C.cols = p.n;
-    const std::int64_t total = std::int64_t(p.rows) * p.n;
-    const std::int64_t blocks = std::min<std::int64_t>((total + 255) / 256, std::int64_t(1) << 20);
-    launch_kernel("scale_kernel", scale_kernel<TC, A>, dim3(unsigned(blocks)), 256, p.stream, C,
-                  std::int64_t(p.rows), p.beta.as<A>());
-}
-
 // The one-column path of element type T: single_*.cu (product.hpp says why).
 template <class T>
 void launch_single_unit(const product& p);
@@ -296,7 +292,7 @@ template <class T>
 void launch(const product& p) {
     with_c_type<T>(p, [&](auto c) {
         using TC = decltype(c);
-        if (p.scale_only) return launch_scale<TC, acc_t<T>>(p);
+        if (p.scale_only) return launch_scale<TC, acc_t<T>>(p, p.rows);
         with_index(p.index, [&](auto i) { launch_indexed<decltype(i), T, TC>(p); });
     });
 }
