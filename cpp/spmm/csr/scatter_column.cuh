@@ -9,8 +9,8 @@
 // ends and nonzeros (merge_path.cuh), so that no warp walks more than that many rows or
 // nonzeros, long rows and runs of empty rows included. The warp finds where its part
 // starts with a 32-way search (each round the lanes probe 32 rows at once): the search
-// is a chain of dependent loads, cold in L2 on every call, and a binary one was the
-// larger part of a small matrix's call (docs/algorithms/spmv.md). Its lanes
+// is a chain of dependent loads, cold in L2 on every call, log32 rather than log2 of m
+// of them long. Its lanes
 // take consecutive nonzeros (coalesced loads of columns and values); a lane finds the
 // row of its next nonzero by walking forward from the row of its last one, and stops at
 // the first nonzero past the warp's part.
