@@ -1095,7 +1095,7 @@ TCS_API tcsStatus_t tcsSpMM_getBlockCounts(tcsConstSpMatDescr_t matA, int64_t* b
  *      - DEFAULT and CSR_ALG1 with y of the summation type (fp32, or fp64 for fp64
  *        data): with 4 Mi (4194304) nonzeros or more, the scatter, and a buffer of 0
  *        bytes; with fewer, the copy's buffer, the copy after tcsSpMV_preprocess on
- *        that buffer (faster there: the values' gather costs less than the atomics)
+ *        that buffer (measured faster there on an H200: docs/algorithms/spmv.md)
  *        and the scatter in a call without it (rather than sorting A's entries into
  *        the copy on every call). With fp16/bf16 y (rounded at every atomic addition,
  *        which would lose precision): the copy.
