@@ -640,7 +640,7 @@ static void test_bad_arguments(void** state) {
 
 static int group_setup(void** state) {
     (void)state;
-    quick = getenv("TCS_TEST_QUICK") != NULL;
+    quick = tcst_quick();
     if (getenv("TCS_TEST_SANITIZER") != NULL) call_limit_s = 60.0;
     seed = tcst_fresh_seed();
     printf("gpu_check_matrix: seed %llu (TCST_SEED=%llu reproduces)\n", (unsigned long long)seed,

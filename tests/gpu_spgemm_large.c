@@ -418,8 +418,7 @@ int main(void) {
         printf("gpu_spgemm_large: no usable CUDA device: skipped\n");
         return TCST_SKIP;
     }
-    const char* quick = getenv("TCS_TEST_QUICK");
-    if (quick != NULL && *quick != '\0' && strcmp(quick, "0") != 0) {
+    if (tcst_quick()) {
         printf("gpu_spgemm_large: TCS_TEST_QUICK: skipped (sizes of 2^31 cannot be made small)\n");
         return TCST_SKIP;
     }

@@ -548,8 +548,7 @@ static int group_setup(void** state) {
     seed = tcst_fresh_seed();
     printf("gpu_spgemm_reuse: seed %llu (TCST_SEED=%llu reproduces)\n", (unsigned long long)seed,
            (unsigned long long)seed);
-    const char* q = getenv("TCS_TEST_QUICK");
-    quick = q != NULL && strcmp(q, "0") != 0;
+    quick = tcst_quick();
     return tcsCreate(&handle) == TCS_STATUS_SUCCESS ? 0 : -1;
 }
 

@@ -794,7 +794,7 @@ static void test_fp16_smape(void** state) {
 static int group_setup(void** state) {
     (void)state;
     seed = tcst_fresh_seed();
-    quick = getenv("TCS_TEST_QUICK") != NULL && strcmp(getenv("TCS_TEST_QUICK"), "0") != 0;
+    quick = tcst_quick();
     printf("gpu_spgemm_tiles: seed %llu (TCST_SEED=%llu reproduces)%s\n", (unsigned long long)seed,
            (unsigned long long)seed, quick ? ", quick sizes" : "");
     return tcsCreate(&handle) == TCS_STATUS_SUCCESS ? 0 : -1;

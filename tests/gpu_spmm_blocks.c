@@ -122,8 +122,7 @@ static int group_setup(void** state) {
     printf("gpu_spmm_blocks: seed %llu (TCST_SEED=%llu reproduces)\n", (unsigned long long)fx.seed,
            (unsigned long long)fx.seed);
     tcst_rng_seed(&fx.rng, fx.seed);
-    const char* q = getenv("TCS_TEST_QUICK");
-    fx.quick = q != NULL && *q != '\0' && strcmp(q, "0") != 0;
+    fx.quick = tcst_quick();
     unsetenv("TCS_SPMM_REORDER");
     return tcsCreate(&fx.handle) == TCS_STATUS_SUCCESS ? 0 : -1;
 }

@@ -1679,8 +1679,7 @@ int main(void) {
         printf("gpu_spmm_csr: no usable CUDA device: skipped\n");
         return TCST_SKIP;
     }
-    const char* quick = getenv("TCS_TEST_QUICK");
-    fx.quick = quick != NULL && strcmp(quick, "0") != 0;
+    fx.quick = tcst_quick();
     /* TCS_TEST_FILTER=test_rowwise_chunks runs only the tests the pattern names (cmocka's
      * * and ? wildcards), e.g. one heavy test under compute-sanitizer. */
     const char* filter = getenv("TCS_TEST_FILTER");

@@ -375,7 +375,7 @@ static void test_long_runs(void** state) {
 
 static int group_setup(void** state) {
     (void)state;
-    quick = getenv("TCS_TEST_QUICK") != NULL;
+    quick = tcst_quick();
     seed = tcst_fresh_seed();
     printf("gpu_stress: seed %llu (TCST_SEED=%llu reproduces)\n", (unsigned long long)seed,
            (unsigned long long)seed);

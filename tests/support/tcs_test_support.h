@@ -56,6 +56,9 @@ void tcst_corrupt_structure(int64_t* row_ptr, int64_t rows, int64_t* col_idx, in
 uint64_t tcst_fresh_seed(void);
 /* Seconds on a monotonic clock (clock.c): differences time a test's calls. */
 double tcst_seconds(void);
+/* Whether TCS_TEST_QUICK asks for quick sizes (set, not empty, not "0"; quick.c): the
+ * compute-sanitizer runs set it. */
+int tcst_quick(void);
 
 /* ---- 16-bit floating point (halves.c): round to nearest even, subnormals, infinities
  * and NaN kept ---- */

@@ -137,8 +137,7 @@ int main(void) {
     }
     const char* dump_path = getenv("TCS_SWAPIN_DUMP");
     if (dump_path != NULL && (dump = fopen(dump_path, "w")) == NULL) return 1;
-    const char* q = getenv("TCS_TEST_QUICK");
-    const int n = q != NULL && strcmp(q, "0") != 0 ? 300 : 2000;
+    const int n = tcst_quick() ? 300 : 2000;
     const uint64_t seed = 20240611; /* fixed: the dumps of two runs must be comparable */
 
     /* A: n x n, 8 random off-diagonal entries and a dominant diagonal per row, sorted */
