@@ -82,6 +82,11 @@ fail:
 }
 
 double* tcst_ref_spgemm_magnitude(const tcst_csr* a, const tcst_csr* b, const tcst_csr* ref) {
+    return tcst_ref_spgemm_magnitude_floored(a, b, ref, 0.0);
+}
+
+double* tcst_ref_spgemm_magnitude_floored(const tcst_csr* a, const tcst_csr* b, const tcst_csr* ref,
+                                          double input_floor) {
     if (a == NULL || b == NULL || ref == NULL || a->cols != b->rows || ref->rows != a->rows ||
         ref->cols != b->cols)
         return NULL;
@@ -96,7 +101,8 @@ double* tcst_ref_spgemm_magnitude(const tcst_csr* a, const tcst_csr* b, const tc
         for (int e = a->row_ptr[i]; e < a->row_ptr[i + 1]; ++e) {
             const int k = a->col_idx[e];
             for (int f = b->row_ptr[k]; f < b->row_ptr[k + 1]; ++f)
-                acc[b->col_idx[f]] += fabs(a->val[e] * b->val[f]);
+                acc[b->col_idx[f]] += fmax(fabs(a->val[e]), input_floor) *
+                                      fmax(fabs(b->val[f]), input_floor);
         }
         for (int t = ref->row_ptr[i]; t < ref->row_ptr[i + 1]; ++t) mag[t] = acc[ref->col_idx[t]];
         /* Clear exactly the columns this row touched: O(products), not O(cols). */

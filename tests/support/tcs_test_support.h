@@ -157,6 +157,11 @@ int tcst_compare_csr(const tcst_csr* ref, const double* mag, const int* row_ptr,
 /* Per-entry magnitude of the reference product: sum of |a_ik * b_kj| over the
  * products that form C(i,j), in the order of ref's entries. Caller frees. */
 double* tcst_ref_spgemm_magnitude(const tcst_csr* a, const tcst_csr* b, const tcst_csr* ref);
+/* The same with every |a_ik| and |b_kj| raised to at least input_floor: the bound for
+ * inputs that a kernel rounds to a type whose subnormals round by an absolute step
+ * (fp32 data under fp16 math: below 2^-14, pass 2^-14). */
+double* tcst_ref_spgemm_magnitude_floored(const tcst_csr* a, const tcst_csr* b, const tcst_csr* ref,
+                                          double input_floor);
 /* Dense comparison: max over entries of |x - ref| / (mag + tiny), with mag the sum of
  * |products| per entry (pass NULL to use |ref|). Returns the worst ratio. */
 double tcst_compare_dense(const double* ref, const double* mag, const double* x, int64_t count);
