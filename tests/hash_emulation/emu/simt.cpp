@@ -121,6 +121,13 @@ void count_launch(const char* what, int threads, std::size_t smem) {
 void print_launches() {
     for (const auto& l : launches) std::printf("    %6ld x %s\n", l.second, l.first.c_str());
 }
+long launches_of(const char* what) {
+    const std::string prefix = std::string(what) + " / ";
+    long n = 0;
+    for (const auto& l : launches)
+        if (l.first.compare(0, prefix.size(), prefix) == 0) n += l.second;
+    return n;
+}
 
 void set_seed(std::uint64_t seed) { rng_state = seed * 0x2545F4914F6CDD1Dull + 1; }
 

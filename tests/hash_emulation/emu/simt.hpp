@@ -31,6 +31,7 @@ void set_seed(std::uint64_t seed);
 // Launch statistics: how often each kernel ran, with which block size and shared memory.
 void count_launch(const char* what, int threads, std::size_t smem);
 void print_launches();
+long launches_of(const char* what);  // launches of kernel `what`, any block size
 [[noreturn]] void fail(const char* what);
 
 // Warp collectives: every lane of the warp brings a 64-bit payload and an argument;
