@@ -313,6 +313,18 @@ void run_suite(const tcs::device_info& dev, const char* label) {
         every_engine("rectangular, empty rows", a, &b, o, dev);
         tcst_csr sq = uniform(40, 40, 5, s + 9);
         check_budget_refused(sq, dev);
+        // fp32 data of A below fp16's normal range (|a| < 2^-17): fp16 math keeps them as
+        // subnormals, rounded by an absolute 2^-25, and below 2^-25 rounds them to zero;
+        // a conversion that flushed subnormals would lose whole products.
+        tcst_csr tiny = with_empty_rows(sq, 7);
+        for (std::int64_t e = 0; e < tiny.nnz; ++e) tiny.val[e] = std::ldexp(tiny.val[e], -17);
+        o = options{};
+        o.type = value_type::f32;
+        for (math_mode m : {math_mode::fp16, math_mode::tf32, math_mode::standard}) {
+            o.math = m;
+            check("fp16-subnormal A", tiny, &sq, o, dev);
+        }
+        tcst_csr_free(&tiny);
         tcst_csr_free(&sq);
         for (int v = 0; v < 8; ++v) {
             o = options{};
