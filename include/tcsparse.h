@@ -157,7 +157,9 @@ typedef enum {
  * tensor-core arithmetic for fp32 data (inputs rounded to a 10-bit mantissa, fp32 sums):
  * both tensor-core paths then use it. TCS_FP16_TENSOR_OP_MATH allows fp32 data to be
  * rounded to fp16 for fp16 tensor cores with fp32 sums (the tile SpGEMM; the block SpMM
- * keeps fp32 data on DMMA under it). fp16 and bf16 data are multiplied exactly and summed
+ * keeps fp32 data on DMMA under it), with fp16's range: magnitudes from 65520 round to
+ * infinity, below 2^-14 to subnormals (an absolute step of 2^-24), up to 2^-25 to zero;
+ * scale the data into range first. fp16 and bf16 data are multiplied exactly and summed
  * in fp32 whatever the mode. Neither TF32 nor fp16 rounding is ever taken without being
  * set. Values 0, 2, 3 equal cublasMath_t's.
  */
