@@ -10,10 +10,9 @@
 // nonzeros, long rows and runs of empty rows included. The warp finds where its part
 // starts with a 32-way search (each round the lanes probe 32 rows at once): the search
 // is a chain of dependent loads, cold in L2 on every call, log32 rather than log2 of m
-// of them long. Its lanes
-// take consecutive nonzeros (coalesced loads of columns and values); a lane finds the
-// row of its next nonzero by walking forward from the row of its last one, and stops at
-// the first nonzero past the warp's part.
+// of them long. Its lanes take consecutive nonzeros (coalesced loads of columns and
+// values); a lane finds the row of its next nonzero by walking forward from the row of
+// its last one, and stops at the first nonzero past the warp's part.
 //
 // Non-deterministic: the order of the atomic additions into an element of y depends on
 // the schedule. Summed in y's type, which is the accumulation type (fp32, or fp64 for
