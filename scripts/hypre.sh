@@ -80,11 +80,13 @@ build() {
     # Static library (hypre's default): ij is one binary. Fortran, examples and the
     # other drivers off; curand for hypre's GPU random numbers (PMIS), as its defaults.
     # No Umpire (not on PyPI): device memory through cudaMallocAsync, a stream-ordered
-    # pool, so that setup does not pay a cudaMalloc per temporary.
+    # pool, so that setup does not pay a cudaMalloc per temporary. MPI's headers for
+    # nvcc by hand: CMake drops mpicc's include folder as one the C compiler already has.
     CC="$MPI/bin/mpicc" CXX="$MPI/bin/mpicxx" cmake -S "$H/hypre/src" -B "$b" -G Ninja \
       -DCMAKE_BUILD_TYPE=Release -DHYPRE_ENABLE_CUDA=ON -DHYPRE_ENABLE_CUSPARSE=ON \
       -DHYPRE_ENABLE_CUBLAS=ON -DHYPRE_ENABLE_CURAND=ON -DHYPRE_ENABLE_CUSOLVER=ON \
       -DHYPRE_ENABLE_MPI=ON -DMPI_C_COMPILER="$MPI/bin/mpicc" -DMPI_CXX_COMPILER="$MPI/bin/mpicxx" \
+      -DMPICH_DIR="$MPI" -DCMAKE_CUDA_FLAGS="-I$MPI/include" \
       -DCMAKE_CUDA_ARCHITECTURES="$ARCH" -DCMAKE_CUDA_COMPILER="$CUDA_DIR/bin/nvcc" \
       -DHYPRE_BUILD_TESTS=ON -DHYPRE_ENABLE_FORTRAN=OFF -DHYPRE_ENABLE_UMPIRE=OFF \
       -DHYPRE_ENABLE_DEVICE_MALLOC_ASYNC=ON \
