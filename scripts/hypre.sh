@@ -16,17 +16,21 @@
 #   scripts/hypre.sh stage [BUILD_DIR]   ij, MPICH and tcsparse's library and shim (from
 #        BUILD_DIR, default build/, else .prebuilt/lib) into .hypre-bundle/ (carry it)
 #   scripts/hypre.sh run [--problems LIST] [--ranks LIST] [--modes LIST] [--weak]
-#        [--no-trace] [--reps N]   (GPU machine) each problem in each mode at each rank
-#        count, one rank per GPU (CUDA_VISIBLE_DEVICES = rank mod GPUs); then, unless
-#        --no-trace, one run per problem through the shim at TCS_LOG_LEVEL=3 (each call
-#        tcsparse ran, with its shapes and host time). Logs and summary.md in $OUT
-#        (default hypre-out/; TCS_PACK_OUT=1 packs the logs, scripts/pack-out.sh).
+#        [--reps N] [--no-trace] [--trace-modes LIST]   (GPU machine) each problem in
+#        each mode at each rank count, N times, one rank per GPU (CUDA_VISIBLE_DEVICES =
+#        rank mod GPUs); then, unless --no-trace, each problem once more on one rank in
+#        each mode (or those of --trace-modes) with every SpGEMM timed, and through the
+#        shim at TCS_LOG_LEVEL=3 (each call tcsparse ran, with its shapes and host time).
+#        Logs, hypre.json and summary.md in $OUT (default hypre-out/; TCS_PACK_OUT=1
+#        packs the logs, scripts/pack-out.sh).
 #
 # Problems (--problems, comma-separated; names are KIND_N for an N^3 grid per GPU with
 # --weak, in all without): lap27_N (-27pt), lap7_N (-laplacian), vardif_N (-vardifconv:
 # variable-coefficient diffusion-convection), aniso_N (-laplacian -c 1 1 0.001),
 # sys3_N (-sysL 3: a 3-unknown system, elasticity-like). Default:
-# lap27_100,lap7_150,vardif_100,sys3_60. Modes: hypre, vendor, tcs (default all three).
+# lap27_100,lap7_150,vardif_100,sys3_60. Modes: hypre, vendor, tcs (default all three),
+# and tcs0: the shim the bundle was staged with, to compare a newer build given as
+# TCS_SHIM (its folder holding libtcsparse.so.0 too) with the one before.
 # Every run: BoomerAMG-PCG (-solver 1) with the driver's GPU defaults under -exec_device
 # (PMIS coarsening, keep-transpose, RAP as two products, l1-Jacobi smoothing), ext+i
 # interpolation with at most 4 entries a row (-interptype 6 -Pmx 4), aggressive
@@ -176,7 +180,7 @@ solver_args="-solver 1 -exec_device -interptype 6 -Pmx 4 -agg_nl 1 -agg_interp 5
 
 run() {
   local problems=lap27_100,lap7_150,vardif_100,sys3_60 ranks=1 modes="hypre vendor tcs" trace=1
-  local weak=0 reps=1
+  local weak=0 reps=1 trace_modes=""
   while [ $# -gt 0 ]; do
     case "$1" in
       --problems) problems=$2; shift ;;
@@ -185,6 +189,7 @@ run() {
       --weak) weak=1 ;;
       --no-trace) trace=0 ;;
       --reps) reps=$2; shift ;;
+      --trace-modes) trace_modes=$2; shift ;;
       *) die "unknown option $1" ;;
     esac
     shift
@@ -192,13 +197,15 @@ run() {
   local out=${OUT:-$root/hypre-out}
   mkdir -p "$out"
   unpack_bundle
-  local shim=${TCS_SHIM:-$R/tcsparse/libtcsparse_cusparse.so.0}
+  local shim0=$R/tcsparse/libtcsparse_cusparse.so.0
+  local shim=${TCS_SHIM:-$shim0}
   [ -e "$shim" ] || die "no shim at $shim"
   local bind; bind=$(mpi_bind_wrapper "$out/bind-gpu.sh")
   {
     echo "# hypre BoomerAMG on tcsparse: run of $(date -u +%FT%TZ)"
     echo "device: $(nvidia-smi --query-gpu=name,driver_version --format=csv,noheader 2>&1 | head -n 1) x $(nvidia-smi -L 2>/dev/null | grep -c '^GPU')"
-    echo "shim: $(readlink -f "$shim")"
+    echo "shim (tcs): $(readlink -f "$shim")$( [ -f "$(dirname "$shim")/REVISION" ] && echo ", revision $(cat "$(dirname "$shim")/REVISION")")"
+    echo "bundle's shim (tcs0): $(readlink -f "$shim0")"
     sed -n 1,4p "$R/MANIFEST"
     echo "solver: $solver_args; $( [ $weak = 1 ] && echo "weak scaling: N^3 per rank" || echo "N^3 in all")"
     echo "libraries ij cannot find: $(ldd "$R/bin/ij" | grep -c 'not found')"
@@ -211,9 +218,13 @@ run() {
     local left=$(( t0 + limit - $(date +%s) ))
     if [ "$left" -le 5 ]; then echo "   $tag: CUT (time limit)"; echo cut > "$out/$tag.rc"; return; fi
     [ "$left" -gt "${HYPRE_RUN_CAP:-240}" ] && left=${HYPRE_RUN_CAP:-240}
-    local envs=() vend=()
+    local envs=() vend=() pre=""
     [ "$mode" != hypre ] && vend=(-mm_vendor 1 -mv_vendor 1)
-    [ "$mode" = tcs ] && envs=(-genv LD_PRELOAD "$shim" -genv TCS_LOG_LEVEL "$level")
+    [ "$mode" = tcs ] && pre=$shim
+    [ "$mode" = tcs0 ] && pre=$shim0
+    # The shim finds libtcsparse.so.0 beside it (its RUNPATH is the build folder's).
+    [ -n "$pre" ] && envs=(-genv LD_PRELOAD "$pre" -genv TCS_LOG_LEVEL "$level"
+                           -genv LD_LIBRARY_PATH "$(dirname "$pre"):$LD_LIBRARY_PATH")
     # Traced runs: hypre's SpGEMM timer (scripts/hypre/spgemm_timer.py) in every mode.
     [ "$level" != 0 ] && envs+=(-genv HYPRE_TCS_SPGEMM_TIMER 1)
     local s1; s1=$(date +%s%N)
@@ -245,8 +256,8 @@ run() {
     local level
     for prob in ${problems//,/ }; do
       args=$(problem_args "$prob" 1 "$weak")
-      for mode in $modes; do
-        level=1; [ "$mode" = tcs ] && level=${HYPRE_TRACE_LEVEL:-3}
+      for mode in ${trace_modes:-$modes}; do
+        level=1; [ "${mode#tcs}" != "$mode" ] && level=${HYPRE_TRACE_LEVEL:-3}
         one "$prob.$mode.np1.trace" "$mode" 1 "$level" $args
       done
     done

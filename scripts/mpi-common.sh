@@ -14,9 +14,10 @@ mpi_fetch() {
 
 # The wheel's data (bin/mpicc, bin/mpiexec.hydra, lib/libmpi.so.12 ...) into $MPI.
 mpi_unpack() {
-  local t=$MPI.tmp
-  [ -f "$MPI_CACHE/$MPICH_WHEEL" ] || { echo "no $MPI_CACHE/$MPICH_WHEEL: fetch it first" >&2; return 1; }
-  rm -rf "$t" "$MPI" && mkdir -p "$t" && (cd "$t" && python3 -m zipfile -e "$MPI_CACHE/$MPICH_WHEEL" .) &&
+  local t=$MPI.tmp wheel
+  wheel=$(readlink -f "$MPI_CACHE/$MPICH_WHEEL")
+  [ -f "$wheel" ] || { echo "no $MPI_CACHE/$MPICH_WHEEL: fetch it first" >&2; return 1; }
+  rm -rf "$t" "$MPI" && mkdir -p "$t" && (cd "$t" && python3 -m zipfile -e "$wheel" .) &&
     mv "$t/mpich-$MPICH_VERSION.data/data" "$MPI" && rm -rf "$t" && chmod +x "$MPI"/bin/*
 }
 

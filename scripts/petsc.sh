@@ -47,13 +47,13 @@ root=$(pwd)
 P=$root/.petsc
 B=$root/.petsc-bundle
 PETSC_VERSION=${PETSC_VERSION:-3.26.1}
-MPICH_VERSION=${MPICH_VERSION:-5.0.2}
 PETSC_DIR=$P/petsc-$PETSC_VERSION
 PETSC_ARCH=arch-tcs-cuda
+MPI_CACHE=$P
 MPI=$P/mpi
+. "$root/scripts/mpi-common.sh"   # MPICH_VERSION, mpi_fetch, mpi_unpack, mpi_stage
 CUDA_DIR=${CUDA_DIR:-/usr/local/cuda}
 JOBS=${JOBS:-2}
-MPICH_WHEEL=mpich-$MPICH_VERSION-py3-none-manylinux_2_28_x86_64.whl
 PROGRAMS="ex45 ex94 ex237 tcs_petsc_products"
 MATRICES="Dubcova1 nos3"   # the real matrices of the run (products and spmm, ex94)
 
@@ -82,10 +82,7 @@ open(dest, "wb").write(data)
 print(f"{sdist['filename']}: {len(data)} bytes, sha256 {digest}")
 EOF
   fi
-  if [ ! -f "$P/$MPICH_WHEEL" ]; then
-    python3 -m pip download --no-deps --only-binary=:all: --platform manylinux_2_28_x86_64 \
-      -d "$P" "mpich==$MPICH_VERSION" || die "MPICH download failed"
-  fi
+  mpi_fetch || die "MPICH download failed"
   for lib in liblapack.so.3 libblas.so.3 libgfortran.so.5; do
     [ -e "/usr/lib/x86_64-linux-gnu/$lib" ] ||
       echo "petsc.sh: $lib missing: apt-get install liblapack-dev libblas-dev libgfortran5" >&2
@@ -93,16 +90,9 @@ EOF
   ls -la "$P"/*.tar.gz "$P"/*.whl
 }
 
-unpack_mpi() {
-  local t=$P/mpi.tmp
-  [ -f "$P/$MPICH_WHEEL" ] || die "no $P/$MPICH_WHEEL: run fetch"
-  rm -rf "$t" "$MPI" && mkdir -p "$t" && (cd "$t" && python3 -m zipfile -e "$P/$MPICH_WHEEL" .) &&
-    mv "$t/mpich-$MPICH_VERSION.data/data" "$MPI" && rm -rf "$t" && chmod +x "$MPI"/bin/*
-}
-
 build() {
   [ -d "$PETSC_DIR" ] || tar -xzf "$P/petsc-$PETSC_VERSION.tar.gz" -C "$P" || die "run fetch first"
-  [ -x "$MPI/bin/mpicc" ] || unpack_mpi
+  [ -x "$MPI/bin/mpicc" ] || mpi_unpack || die "MPICH unpack failed (run fetch)"
   [ -x "$CUDA_DIR/bin/nvcc" ] || die "no nvcc in $CUDA_DIR (set CUDA_DIR)"
   local lapack blas
   lapack=${LAPACK_LIB:-$(readlink -f /usr/lib/x86_64-linux-gnu/liblapack.so.3)}
@@ -160,8 +150,7 @@ stage() {
   so=$(readlink -f "$PETSC_DIR/$PETSC_ARCH/lib/libpetsc.so")
   cp "$so" "$s/lib/" && ln -s "$(basename "$so")" "$s/lib/$(readelf -d "$so" | sed -n 's/.*SONAME.*\[\(.*\)\]/\1/p')"
   for p in $PROGRAMS; do cp "$P/programs/$p" "$s/bin/"; done
-  cp "$MPI/bin/mpiexec.hydra" "$s/bin/mpiexec" && cp "$MPI/bin/hydra_pmi_proxy" "$MPI/bin/mpiexec.gforker" "$s/bin/"
-  cp -a "$MPI/lib/libmpi.so.12" "$MPI/lib/mpich" "$s/lib/"
+  mpi_stage "$s" || die "MPICH files missing"
   for l in liblapack.so.3 libblas.so.3 libgfortran.so.5 libquadmath.so.0; do
     cp -L "/usr/lib/x86_64-linux-gnu/$l" "$s/lib/$l"
   done
@@ -368,12 +357,8 @@ run() {
   # also how MPI jobs are usually bound.
   local wrap=()
   if [ $bind = 1 ]; then
-    local gpus; gpus=$(nvidia-smi -L 2>/dev/null | grep -c '^GPU')
-    [ "$gpus" -ge 1 ] || gpus=1
-    printf '#!/bin/sh\nexport CUDA_VISIBLE_DEVICES=$(( ${PMI_RANK:-0} %% %d ))\nexec "$@"\n' "$gpus" > "$out/bind-gpu.sh"
-    chmod +x "$out/bind-gpu.sh"
-    wrap=("$out/bind-gpu.sh")
-    echo "ranks bound to GPUs: CUDA_VISIBLE_DEVICES = PMI_RANK mod $gpus" >> "$out/run-info.txt"
+    wrap=("$(mpi_bind_wrapper "$out/bind-gpu.sh")")
+    echo "ranks bound to GPUs: CUDA_VISIBLE_DEVICES = PMI_RANK mod $(nvidia-smi -L 2>/dev/null | grep -c '^GPU')" >> "$out/run-info.txt"
   fi
 
   local t0; t0=$(date +%s)

@@ -19,8 +19,9 @@ import re
 import statistics
 import sys
 
-MODES = ["hypre", "vendor", "tcs"]
-NAMES = {"hypre": "hypre's own", "vendor": "vendor cuSPARSE", "tcs": "vendor on tcsparse"}
+MODES = ["hypre", "vendor", "tcs", "tcs0"]
+NAMES = {"hypre": "hypre's own", "vendor": "vendor cuSPARSE", "tcs": "vendor on tcsparse",
+         "tcs0": "vendor on tcsparse, bundle's build"}
 NUM = r"[-+]?\d+(?:\.\d*)?(?:[eE][-+]?\d+)?"
 
 
@@ -58,7 +59,7 @@ def main():
     runs = collections.defaultdict(list)  # (problem, np, mode) -> [parsed]
     for rc_path in sorted(glob.glob(os.path.join(d, "*.rc"))):
         tag = os.path.basename(rc_path)[:-3]
-        m = re.match(r"(.+)\.(hypre|vendor|tcs)\.np(\d+)\.r(\d+)$", tag)
+        m = re.match(r"(.+)\.(hypre|vendor|tcs|tcs0)\.np(\d+)\.r(\d+)$", tag)
         if not m:
             continue
         prob, mode, np_, _ = m.groups()
@@ -108,7 +109,8 @@ def main():
 
     # The bars: shim's setup against the other two, whole run against the better one.
     out += ["| problem | ranks | setup: vendor / tcs | setup: hypre / tcs | "
-            "total: best other / tcs | iterations tcs - vendor |", "|---|---|---|---|---|---|"]
+            "setup: bundle's build / tcs | total: best other / tcs | iterations tcs - vendor |",
+            "|---|---|---|---|---|---|---|"]
     for k, row in table.items():
         t = row.get("tcs", {})
         if not t.get("setup"):
@@ -124,7 +126,7 @@ def main():
         f = lambda v: f"{v:.2f}x" if v is not None else "-"
         prob, np_ = k.split("/np")
         out.append(f"| {prob} | {np_} | {f(ratio('vendor', 'setup'))} | {f(ratio('hypre', 'setup'))} | "
-                   f"{f(best)} | {di if di is not None else '-'} |")
+                   f"{f(ratio('tcs0', 'setup'))} | {f(best)} | {di if di is not None else '-'} |")
     out.append("")
 
     # Scaling over rank counts, per problem and mode: t(1) / t(N) (weak: ideal 1).
@@ -152,7 +154,7 @@ def main():
     trace_rows, calls_out = [], []
     for err_path in sorted(glob.glob(os.path.join(d, "*.np1.trace.err"))):
         tag = os.path.basename(err_path)[:-4]
-        m = re.match(r"(.+)\.(hypre|vendor|tcs)\.np1\.trace$", tag)
+        m = re.match(r"(.+)\.(hypre|vendor|tcs|tcs0)\.np1\.trace$", tag)
         if not m:
             continue
         prob, mode = m.groups()
@@ -167,7 +169,7 @@ def main():
         table.setdefault(f"{prob}/trace", {})[mode] = {
             "spgemm_calls": len(prods), "spgemm_seconds": sp, "setup": setup,
             "products": [[int(x) for x in p[1:7]] + [float(p[7])] for p in prods]}
-        if mode == "tcs":
+        if mode.startswith("tcs"):
             ran = collections.Counter()
             host_us = collections.Counter()
             fwd = collections.Counter()
@@ -180,7 +182,7 @@ def main():
                 if mm:
                     ran[mm.group(1)] += 1
                     host_us[mm.group(1)] += float(mm.group(2))
-            calls_out.append(f"- {prob}: ran " + ", ".join(
+            calls_out.append(f"- {prob} ({NAMES[mode]}): ran " + ", ".join(
                 f"{f} x{c} ({host_us[f] / 1000:.1f} ms host)" for f, c in ran.most_common()) +
                 ("; forwarded " + ", ".join(f"{f} x{c}" for f, c in fwd.most_common()) if fwd else
                  "; forwarded nothing"))
@@ -189,6 +191,24 @@ def main():
                 "scripts/hypre/spgemm_timer.py, so these setups are a little longer):", "",
                 "| problem | mode | SpGEMM calls | SpGEMM s | setup s | SpGEMM share of setup |",
                 "|---|---|---|---|---|---|"] + trace_rows + [""]
+    # Each traced product, its shape and its time in every mode (the same products in
+    # the same order in every mode: one setup, one pattern).
+    per = collections.defaultdict(dict)
+    for k, row in table.items():
+        if k.endswith("/trace"):
+            for mode, t in row.items():
+                per[k[:-6]][mode] = t["products"]
+    for prob, modes in sorted(per.items()):
+        ms = [m for m in MODES if m in modes]
+        n = min(len(modes[m]) for m in ms)
+        out += [f"SpGEMM products of {prob}'s setup (traced, ms):", "",
+                "| m x k x n | nnz A, B, C | " + " | ".join(NAMES[m] for m in ms) + " |",
+                "|---|---|" + "---:|" * len(ms)]
+        for i in range(n):
+            p = modes[ms[0]][i]
+            out.append(f"| {p[0]} x {p[1]} x {p[2]} | {p[3]}, {p[4]}, {p[5]} | " +
+                       " | ".join(f"{modes[m][i][6] * 1e3:.2f}" for m in ms) + " |")
+        out.append("")
     if calls_out:
         out += ["Calls through the shim (TCS_LOG_LEVEL=3):", ""] + calls_out + [""]
     out.append("all converged, iterations within 1 of vendor: " + ("yes" if ok else "NO"))
