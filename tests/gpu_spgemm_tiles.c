@@ -633,6 +633,50 @@ static void test_tile_shapes(void** state) {
     tcst_csr_free(&b3);
 }
 
+/* buffer1's size as the size query of workEstimation gives it for C = A*B (fp64). */
+static size_t size_query(const tcst_csr* a, const tcst_csr* b, tcsSpGEMMAlg_t alg) {
+    options o = defaults(alg, F64);
+    run r;
+    memset(&r, 0, sizeof r);
+    r.o = &o;
+    r.m = a->rows;
+    r.n = b->cols;
+    r.a = upload(a, 0, F64, 0);
+    r.b = upload(b, 0, F64, 0);
+    set_scalars(&r);
+    r.c_rp = poisoned((size_t)(r.m + 1) * sizeof(int));
+    assert_ok(tcsCreateCsr(&r.c, r.m, r.n, 0, r.c_rp, NULL, NULL, TCS_INDEX_32I, TCS_INDEX_32I,
+                           TCS_INDEX_BASE_ZERO, CUDA_R_64F));
+    mats[n_mats++] = r.c;
+    assert_ok(tcsSpGEMM_createDescr(&r.d));
+    gemms[n_gemms++] = r.d;
+    size_t size1 = 0;
+    assert_ok(tcsSpGEMM_workEstimation(ARGS(&r), &size1, NULL));
+    teardown(NULL);
+    return size1;
+}
+
+/* DEFAULT's shape rule, seen in its size query: rows long enough for tiles, but an inner
+ * dimension at least twice both outer ones (an AMG restriction times A*P) is decided for
+ * hash on the host, where a square product of the same rows asks room for both plans. */
+static void test_default_short_fat(void** state) {
+    (void)state;
+    tcst_csr r = uniform(64, 640, 40, seed), ap = uniform(640, 64, 24, seed + 1);
+    tcst_csr sq_a = uniform(640, 640, 40, seed + 2), sq_b = uniform(640, 640, 24, seed + 3);
+    const size_t hash = size_query(&r, &ap, TCS_SPGEMM_ALG_HASH);
+    const size_t tiles = size_query(&r, &ap, TCS_SPGEMM_ALG_TILE_TC);
+    assert_true(tiles > hash); /* else the sizes could not tell the plans apart */
+    assert_int_equal(size_query(&r, &ap, TCS_SPGEMM_DEFAULT), hash);
+    const size_t sq_hash = size_query(&sq_a, &sq_b, TCS_SPGEMM_ALG_HASH);
+    const size_t sq_tiles = size_query(&sq_a, &sq_b, TCS_SPGEMM_ALG_TILE_TC);
+    assert_int_equal(size_query(&sq_a, &sq_b, TCS_SPGEMM_DEFAULT), sq_tiles > sq_hash ? sq_tiles : sq_hash);
+    assert_true(sq_tiles > sq_hash);
+    /* The product itself, under DEFAULT, against the reference. */
+    options o = defaults(TCS_SPGEMM_DEFAULT, F32);
+    check_product("short-fat R times tall-skinny AP", &r, &ap, &o);
+    tcst_csr_free(&r), tcst_csr_free(&ap), tcst_csr_free(&sq_a), tcst_csr_free(&sq_b);
+}
+
 static void test_generators(void** state) {
     (void)state;
     const int s = quick ? 1 : 2;
@@ -822,6 +866,7 @@ int main(void) {
         T(test_unsorted_columns),   T(test_exact_cancellation), T(test_tile_shapes),
         T(test_generators),         T(test_matrix_market),  T(test_scalars_and_beta),
         T(test_math_modes),         T(test_fp16_smape),     T(test_index64),
+        T(test_default_short_fat),
     };
     /* TCST_ONLY=<pattern> runs the matching tests only (cmocka's filter). */
     if (getenv("TCST_ONLY") != NULL) cmocka_set_test_filter(getenv("TCST_ONLY"));

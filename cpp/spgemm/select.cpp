@@ -1,7 +1,8 @@
 // Plans by algorithm, and TCS_SPGEMM_DEFAULT's choice between the hash and the tile
 // algorithm (docs/algorithms/spgemm-tiles.md, "The default"): 16-bit data always takes
 // tiles on tensor cores (the hash algorithm has no 16-bit path); otherwise tiles when A
-// and B are blocky: rows long enough (host-known, no GPU work) and, for those, enough
+// and B are blocky: rows long enough and an inner dimension not much larger than both
+// outer ones (host-known, no GPU work) and, for those, enough
 // entries per tile, counted exactly by the tile plan's own conversion and tested on the
 // device, so that choosing tiles costs nothing beyond them and choosing hash costs the
 // conversion and the tile plan's synchronization.
@@ -22,6 +23,12 @@ namespace {
 // are sparse, and measuring them would cost the conversion and a synchronization.
 constexpr double kMinRowLength = 20.0;
 constexpr unsigned kMinTileDensity = 8;
+// From an inner dimension this many times both outer ones (a short-fat A times a
+// tall-skinny B: an AMG restriction times A*P), hash without looking at the pattern:
+// each panel of C then walks a long stretch of sparse tile pairs, and every such product
+// of hypre's BoomerAMG setups lost to hash on tiles (docs/algorithms/spgemm-tiles.md,
+// "Short-fat times tall-skinny").
+constexpr double kMinInnerRatio = 2.0;
 
 bool is_16bit(value_type t) { return t == value_type::f16 || t == value_type::bf16; }
 
@@ -33,6 +40,7 @@ verdict from_shape(const problem& p) {
     if (is_16bit(p.a.type)) return verdict::tiles;
     if (p.a.nnz == 0 || p.b.nnz == 0 || !tiles_fit(p)) return verdict::hash;
     if (std::min(mean_row_length(p.a), mean_row_length(p.b)) < kMinRowLength) return verdict::hash;
+    if (double(p.a.cols) >= kMinInnerRatio * double(std::max(p.a.rows, p.b.cols))) return verdict::hash;
     return verdict::measure;
 }
 
