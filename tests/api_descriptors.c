@@ -399,10 +399,10 @@ static tcsStatus_t destroy_sparse(const void* object) {
     return tcsDestroySpMat((tcsConstSpMatDescr_t)object);
 }
 static tcsStatus_t make_dense(void** out, int64_t tag) {
-    return tcsCreateDnMat((tcsDnMatDescr_t*)out, tag, 3, 16, VAL, CUDA_R_32F, TCS_ORDER_COL);
+    return tcsCreateDnMat((tcsDnMatDescr_t*)out, tag, 3, 128, VAL, CUDA_R_32F, TCS_ORDER_COL);
 }
 static tcsStatus_t make_const_dense(void** out, int64_t tag) {
-    return tcsCreateConstDnMat((tcsConstDnMatDescr_t*)out, tag, 3, 16, VAL, CUDA_R_32F,
+    return tcsCreateConstDnMat((tcsConstDnMatDescr_t*)out, tag, 3, 128, VAL, CUDA_R_32F,
                                TCS_ORDER_COL);
 }
 static tcsStatus_t dense_rows(const void* object, int64_t* tag) {
