@@ -15,9 +15,10 @@
  *    bad argument, 2 = also a trace of every call, 3 = also the host time of every
  *    tcsSpMV and tcsSpMM call with its shape, scalar location, stream and whether a
  *    preprocess analysis was used) to have them printed on stderr.
- *  - Environment: TCS_LOG_LEVEL and TCS_CHECK_INPUTS are each read once, at the
- *    library's first need of them, and kept for the life of the process: set them
- *    before the first call (a later setenv changes nothing).
+ *  - Environment: TCS_LOG_LEVEL, TCS_CHECK_INPUTS and TCS_SPMM_REORDER are each read
+ *    once, at the library's first need of them, and kept for the life of the process:
+ *    set them before the first call (a later setenv changes nothing; calls after the
+ *    first reading do not read the environment again).
  *  - Object lifetime: handles and descriptors are opaque values, not addresses. A
  *    destroyed one, one destroyed twice, one of another kind, or any other value that
  *    is not a live object of the expected kind returns TCS_STATUS_NOT_INITIALIZED from
@@ -1060,9 +1061,10 @@ TCS_API tcsStatus_t tcsSpMM(tcsHandle_t handle, tcsOperation_t opA, tcsOperation
  * *blocksReordered with the rows ordered by two min-hashes of their columns (rows with
  * similar columns together), *blocksUsed those of the order tcsSpMM uses (the
  * reordered one where it saves more than 1/32 of the blocks; the environment variable
- * TCS_SPMM_REORDER=0 or =1 forces A's order or the other, a diagnostic that changes
- * only the rounding). The fill, the share of stored entries in the blocks' elements, is
- * E / (*blocksUsed * *blockRows * *blockCols) with E = nnz (BSR: every block element).
+ * TCS_SPMM_REORDER=0 or =1, read once per process, forces A's order or the other, a
+ * diagnostic that changes only the rounding). The fill, the share of stored entries in
+ * the blocks' elements, is E / (*blocksUsed * *blockRows * *blockCols) with E = nnz
+ * (BSR: every block element).
  * *usesBlocks is 1 when tcsSpMM on the preprocessed buffer computes with the block
  * family, 0 when DEFAULT analysed the blocks and kept the CSR family (TCS_SPMM_ALG_DEFAULT).
  * Host only, no GPU work. Statuses: SUCCESS;
