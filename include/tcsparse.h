@@ -15,6 +15,17 @@
  *    bad argument, 2 = also a trace of every call, 3 = also the host time of every
  *    tcsSpMV and tcsSpMM call with its shape, scalar location, stream and whether a
  *    preprocess analysis was used) to have them printed on stderr.
+ *  - Environment: TCS_LOG_LEVEL, TCS_CHECK_INPUTS and TCS_SPMM_REORDER are each read
+ *    once, at the library's first need of them, and kept for the life of the process:
+ *    set them before the first call (a later setenv changes nothing; calls after the
+ *    first reading do not read the environment again).
+ *  - Object lifetime: handles and descriptors are opaque values, not addresses. A
+ *    destroyed one, one destroyed twice, one of another kind, or any other value that
+ *    is not a live object of the expected kind returns TCS_STATUS_NOT_INITIALIZED from
+ *    every function, destroy functions included, and is never freed, read or written
+ *    through, even after another object has taken its memory. (Destroying an object
+ *    while another thread is using it remains the caller's error.) Checking a handle
+ *    costs two atomic loads, no lock.
  *  - "Host" pointers point to CPU memory, "device" pointers to GPU memory that the
  *    caller owns. Scalars (alpha, beta) follow the handle's pointer mode.
  *  - Functions that launch GPU work are asynchronous with respect to the host and
@@ -23,11 +34,16 @@
  *    TCS_CHECK_INPUTS=1, see tcsCheckMatrixCsr); all GPU scratch memory comes from the
  *    caller's buffers. Descriptor creation allocates a small host object.
  *  - Threads (cuSPARSE's rule): a handle, an SpGEMM descriptor or a matrix descriptor
- *    written by a call (matC, and matA of tcsSpMM_preprocess, which records its active
- *    buffer there) may be used by one host thread at a time; give each thread its own
- *    handle, or lock around the calls. Descriptors only read (A and B of a product) may
- *    be shared by threads running at once, and several handles may share a stream
- *    (calls are then ordered by the stream). Functions taking no handle and no
+ *    written by a call (matC) may be used by one host thread at a time; give each
+ *    thread its own handle, or lock around the calls. Descriptors only read (A and B of
+ *    a product) may be shared by threads running at once, and several handles may share
+ *    a stream (calls are then ordered by the stream). matA of tcsSpMM_preprocess and
+ *    tcsSpMV_preprocess, which records its active buffer there, is such a shared input
+ *    too: threads with their own handles and buffers may preprocess and multiply with
+ *    one matA at once. The analysis is published whole, atomically, with the buffer it
+ *    was made in: a product that finds the last analysis to be of its own buffer uses
+ *    it, and one that finds another thread's runs without it (the same result, the
+ *    cost of a call without preprocess), never one buffer with another's analysis. Functions taking no handle and no
  *    descriptor (tcsGetErrorName, tcsGetErrorString, tcsGetProperty) may be called from
  *    any thread at any time.
  *  - Index types: descriptors accept 16U, 32I and 64I like cuSPARSE, with row offsets
@@ -516,17 +532,17 @@ TCS_API tcsStatus_t tcsDnMatSetValues(tcsDnMatDescr_t dnMatDescr, void* values);
  * matrix's device arrays on the GPU, on request (tcsCheckMatrixCsr) or before every
  * product (input checking, below).
  *
- * Input checking: with the environment variable TCS_CHECK_INPUTS=1 when a handle is
- * created, every product called with that handle (tcsSpGEMM_workEstimation, compute and
- * copy; the four tcsSpGEMMreuse stages that run work; tcsSpMM_preprocess, tcsSpMM,
- * tcsSpMV_preprocess and tcsSpMV) first checks its sparse inputs at level
+ * Input checking: with the environment variable TCS_CHECK_INPUTS=1 (read once per
+ * process, at the first tcsCreate), every product called with any handle
+ * (tcsSpGEMM_workEstimation, compute and copy; the four tcsSpGEMMreuse stages that
+ * run work; tcsSpMM_preprocess, tcsSpMM, tcsSpMV_preprocess and tcsSpMV) first checks its sparse inputs at level
  * TCS_CHECK_STRUCTURE, ignoring the values (NaN and Inf are valid input), and returns
  * TCS_STATUS_INVALID_VALUE without running the product when a rule fails; with
  * TCS_LOG_LEVEL >= 1 the log names the argument, the rule and the first row that breaks
  * it. Checking waits for the handle's stream once per checked matrix (so it cannot run
  * while the stream is captured into a CUDA graph: the call then returns
- * TCS_STATUS_NOT_SUPPORTED) and costs a pass over the matrix's structure. Such a handle
- * allocates a small device scratch in tcsCreate (freed by tcsDestroy).
+ * TCS_STATUS_NOT_SUPPORTED) and costs a pass over the matrix's structure. Each handle
+ * then allocates a small device scratch in tcsCreate (freed by tcsDestroy).
  *
  * Without checking, a product over invalid data (offsets out of order or beyond nnz,
  * columns outside the matrix) computes an undefined C, as in cuSPARSE, with a promise
@@ -1048,9 +1064,10 @@ TCS_API tcsStatus_t tcsSpMM(tcsHandle_t handle, tcsOperation_t opA, tcsOperation
  * *blocksReordered with the rows ordered by two min-hashes of their columns (rows with
  * similar columns together), *blocksUsed those of the order tcsSpMM uses (the
  * reordered one where it saves more than 1/32 of the blocks; the environment variable
- * TCS_SPMM_REORDER=0 or =1 forces A's order or the other, a diagnostic that changes
- * only the rounding). The fill, the share of stored entries in the blocks' elements, is
- * E / (*blocksUsed * *blockRows * *blockCols) with E = nnz (BSR: every block element).
+ * TCS_SPMM_REORDER=0 or =1, read once per process, forces A's order or the other, a
+ * diagnostic that changes only the rounding). The fill, the share of stored entries in
+ * the blocks' elements, is E / (*blocksUsed * *blockRows * *blockCols) with E = nnz
+ * (BSR: every block element).
  * *usesBlocks is 1 when tcsSpMM on the preprocessed buffer computes with the block
  * family, 0 when DEFAULT analysed the blocks and kept the CSR family (TCS_SPMM_ALG_DEFAULT).
  * Host only, no GPU work. Statuses: SUCCESS;

@@ -31,8 +31,11 @@ chk::csr_arrays csr_arrays_of(const tcsSpMatDescr& d) {
 }
 
 bool input_checking_requested() noexcept {
-    const char* s = std::getenv("TCS_CHECK_INPUTS");
-    return s != nullptr && std::strcmp(s, "1") == 0;
+    static const bool requested = [] {  // read once, as TCS_LOG_LEVEL is
+        const char* s = std::getenv("TCS_CHECK_INPUTS");
+        return s != nullptr && std::strcmp(s, "1") == 0;
+    }();
+    return requested;
 }
 
 std::size_t input_check_scratch_bytes() {
@@ -112,7 +115,7 @@ extern "C" TCS_API tcsStatus_t tcsCheckMatrixCsr_bufferSize(tcsHandle_t handle,
                                                             tcsMatrixCheck_t check,
                                                             size_t* bufferSize) try {
     trace(__func__);
-    check_handle(handle, 0);
+    handle = live_handle(handle, 0);
     const tcsSpMatDescr* a = checkable(matA, 1);
     const chk::level lv = level_of(check);
     check_not_null(bufferSize, 3, "bufferSize");
@@ -127,7 +130,7 @@ extern "C" TCS_API tcsStatus_t tcsCheckMatrixCsr(tcsHandle_t handle, tcsConstSpM
                                                  tcsDataStatus_t* dataStatus,
                                                  void* externalBuffer) try {
     trace(__func__);
-    check_handle(handle, 0);
+    handle = live_handle(handle, 0);
     const tcsSpMatDescr* a = checkable(matA, 1);
     const chk::level lv = level_of(check);
     check_not_null(dataStatus, 3, "dataStatus");

@@ -36,7 +36,7 @@ extern "C" TCS_API tcsStatus_t tcsCreateDnMat(tcsDnMatDescr_t* dnMatDescr, int64
                                               cudaDataType valueType, tcsOrder_t order) try {
     trace(__func__);
     check_not_null(dnMatDescr, 0, "dnMatDescr");
-    *dnMatDescr = make_dense(rows, cols, ld, values, valueType, order, false);
+    *dnMatDescr = publish(make_dense(rows, cols, ld, values, valueType, order, false));
     return TCS_STATUS_SUCCESS;
 } catch (...) {
     return status_from_exception(__func__);
@@ -47,7 +47,7 @@ extern "C" TCS_API tcsStatus_t tcsCreateConstDnMat(tcsConstDnMatDescr_t* dnMatDe
                                                    cudaDataType valueType, tcsOrder_t order) try {
     trace(__func__);
     check_not_null(dnMatDescr, 0, "dnMatDescr");
-    *dnMatDescr = make_dense(rows, cols, ld, values, valueType, order, true);
+    *dnMatDescr = publish(make_dense(rows, cols, ld, values, valueType, order, true));
     return TCS_STATUS_SUCCESS;
 } catch (...) {
     return status_from_exception(__func__);
@@ -56,9 +56,7 @@ extern "C" TCS_API tcsStatus_t tcsCreateConstDnMat(tcsConstDnMatDescr_t* dnMatDe
 extern "C" TCS_API tcsStatus_t tcsDestroyDnMat(tcsConstDnMatDescr_t dnMatDescr) try {
     trace(__func__);
     if (dnMatDescr == nullptr) return TCS_STATUS_SUCCESS;
-    auto* d = const_cast<tcsDnMatDescr*>(live_dense(dnMatDescr, 0, "dnMatDescr"));
-    d->magic = 0;
-    delete d;
+    destroy_live(dnMatDescr, "dnMatDescr", "is not a live dense descriptor");
     return TCS_STATUS_SUCCESS;
 } catch (...) {
     return status_from_exception(__func__);

@@ -38,7 +38,7 @@ extern "C" TCS_API tcsStatus_t tcsCreateDnVec(tcsDnVecDescr_t* dnVecDescr, int64
                                               void* values, cudaDataType valueType) try {
     trace(__func__);
     check_not_null(dnVecDescr, 0, "dnVecDescr");
-    *dnVecDescr = make_vector(size, values, valueType, false);
+    *dnVecDescr = publish(make_vector(size, values, valueType, false));
     return TCS_STATUS_SUCCESS;
 } catch (...) {
     return status_from_exception(__func__);
@@ -49,7 +49,7 @@ extern "C" TCS_API tcsStatus_t tcsCreateConstDnVec(tcsConstDnVecDescr_t* dnVecDe
                                                    cudaDataType valueType) try {
     trace(__func__);
     check_not_null(dnVecDescr, 0, "dnVecDescr");
-    *dnVecDescr = make_vector(size, values, valueType, true);
+    *dnVecDescr = publish(make_vector(size, values, valueType, true));
     return TCS_STATUS_SUCCESS;
 } catch (...) {
     return status_from_exception(__func__);
@@ -58,9 +58,7 @@ extern "C" TCS_API tcsStatus_t tcsCreateConstDnVec(tcsConstDnVecDescr_t* dnVecDe
 extern "C" TCS_API tcsStatus_t tcsDestroyDnVec(tcsConstDnVecDescr_t dnVecDescr) try {
     trace(__func__);
     if (dnVecDescr == nullptr) return TCS_STATUS_SUCCESS;
-    auto* d = const_cast<tcsDnVecDescr*>(live_vector(dnVecDescr, 0, "dnVecDescr"));
-    d->magic = 0;
-    delete d;
+    destroy_live(dnVecDescr, "dnVecDescr", "is not a live dense vector");
     return TCS_STATUS_SUCCESS;
 } catch (...) {
     return status_from_exception(__func__);

@@ -44,10 +44,12 @@ void reject(int index, const char* name, const char* why, tcsStatus_t status) {
     throw bad_argument{status, index, name, why};
 }
 
-void check_handle(const tcsContext* handle, int index) {
+tcsContext* live_handle(tcsHandle_t handle, int index) {
     check(handle != nullptr, index, "handle", "must not be NULL");
-    check(handle->magic == tcsContext::kMagic, index, "handle", "is not a live tcsHandle_t",
+    tcsContext* context = live(handle);
+    check(context != nullptr, index, "handle", "is not a live tcsHandle_t",
           TCS_STATUS_NOT_INITIALIZED);
+    return context;
 }
 
 bool valid(tcsOperation_t v) noexcept {

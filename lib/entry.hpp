@@ -5,7 +5,7 @@
 // Shape of an entry point:
 //   extern "C" tcsStatus_t tcsFoo(tcsHandle_t handle, int* out) try {
 //       tcs::api::trace(__func__);
-//       tcs::api::check_handle(handle, 0);
+//       tcsContext* context = tcs::api::live_handle(handle, 0);
 //       tcs::api::check_not_null(out, 1, "out");
 //       ...
 //       return TCS_STATUS_SUCCESS;
@@ -61,7 +61,8 @@ template <class T>
 inline void check_not_null(const T* p, int index, const char* name) {
     check(p != nullptr, index, name, "must not be NULL");
 }
-void check_handle(const tcsContext* handle, int index);
+// The context of a live handle; NOT_INITIALIZED for a destroyed or foreign one.
+tcsContext* live_handle(tcsHandle_t handle, int index);
 
 // Enum ranges: ints from Fortran, Python or Julia callers are untrusted.
 bool valid(tcsOperation_t v) noexcept;

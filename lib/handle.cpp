@@ -22,7 +22,7 @@ extern "C" TCS_API tcsStatus_t tcsCreate(tcsHandle_t* handle) try {
     if (input_checking_requested())  // the one device allocation of the library
         tcs::check_cuda(cudaMalloc(&h->check_scratch, input_check_scratch_bytes()),
                         "tcsCreate: input-check scratch");
-    *handle = h.release();
+    *handle = publish(h.release());
     return TCS_STATUS_SUCCESS;
 } catch (...) {
     return status_from_exception(__func__);
@@ -31,10 +31,9 @@ extern "C" TCS_API tcsStatus_t tcsCreate(tcsHandle_t* handle) try {
 extern "C" TCS_API tcsStatus_t tcsDestroy(tcsHandle_t handle) try {
     trace(__func__);
     if (handle == nullptr) return TCS_STATUS_SUCCESS;
-    check_handle(handle, 0);
-    handle->magic = 0;
-    if (handle->check_scratch != nullptr) (void)cudaFree(handle->check_scratch);
-    delete handle;
+    std::unique_ptr<tcsContext> context(withdraw(handle));
+    check(context != nullptr, 0, "handle", "is not a live tcsHandle_t", TCS_STATUS_NOT_INITIALIZED);
+    if (context->check_scratch != nullptr) (void)cudaFree(context->check_scratch);
     return TCS_STATUS_SUCCESS;
 } catch (...) {
     return status_from_exception(__func__);
@@ -42,7 +41,7 @@ extern "C" TCS_API tcsStatus_t tcsDestroy(tcsHandle_t handle) try {
 
 extern "C" TCS_API tcsStatus_t tcsSetStream(tcsHandle_t handle, cudaStream_t streamId) try {
     trace(__func__);
-    check_handle(handle, 0);
+    handle = live_handle(handle, 0);
     handle->stream = streamId;
     return TCS_STATUS_SUCCESS;
 } catch (...) {
@@ -51,7 +50,7 @@ extern "C" TCS_API tcsStatus_t tcsSetStream(tcsHandle_t handle, cudaStream_t str
 
 extern "C" TCS_API tcsStatus_t tcsGetStream(tcsHandle_t handle, cudaStream_t* streamId) try {
     trace(__func__);
-    check_handle(handle, 0);
+    handle = live_handle(handle, 0);
     check_not_null(streamId, 1, "streamId");
     *streamId = handle->stream;
     return TCS_STATUS_SUCCESS;
@@ -61,7 +60,7 @@ extern "C" TCS_API tcsStatus_t tcsGetStream(tcsHandle_t handle, cudaStream_t* st
 
 extern "C" TCS_API tcsStatus_t tcsSetPointerMode(tcsHandle_t handle, tcsPointerMode_t mode) try {
     trace(__func__);
-    check_handle(handle, 0);
+    handle = live_handle(handle, 0);
     check_enum(mode, 1, "mode");
     handle->pointer_mode = mode;
     return TCS_STATUS_SUCCESS;
@@ -71,7 +70,7 @@ extern "C" TCS_API tcsStatus_t tcsSetPointerMode(tcsHandle_t handle, tcsPointerM
 
 extern "C" TCS_API tcsStatus_t tcsGetPointerMode(tcsHandle_t handle, tcsPointerMode_t* mode) try {
     trace(__func__);
-    check_handle(handle, 0);
+    handle = live_handle(handle, 0);
     check_not_null(mode, 1, "mode");
     *mode = handle->pointer_mode;
     return TCS_STATUS_SUCCESS;
@@ -81,7 +80,7 @@ extern "C" TCS_API tcsStatus_t tcsGetPointerMode(tcsHandle_t handle, tcsPointerM
 
 extern "C" TCS_API tcsStatus_t tcsSetMathMode(tcsHandle_t handle, tcsMath_t mode) try {
     trace(__func__);
-    check_handle(handle, 0);
+    handle = live_handle(handle, 0);
     check_enum(mode, 1, "mode");
     handle->math_mode = mode;
     return TCS_STATUS_SUCCESS;
@@ -91,7 +90,7 @@ extern "C" TCS_API tcsStatus_t tcsSetMathMode(tcsHandle_t handle, tcsMath_t mode
 
 extern "C" TCS_API tcsStatus_t tcsGetMathMode(tcsHandle_t handle, tcsMath_t* mode) try {
     trace(__func__);
-    check_handle(handle, 0);
+    handle = live_handle(handle, 0);
     check_not_null(mode, 1, "mode");
     *mode = handle->math_mode;
     return TCS_STATUS_SUCCESS;

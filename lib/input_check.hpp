@@ -12,7 +12,7 @@ namespace tcs::api {
 // The arrays of a CSR descriptor, with their index widths.
 tcs::check::csr_arrays csr_arrays_of(const tcsSpMatDescr& d);
 
-// Whether handles created now check their inputs (reads TCS_CHECK_INPUTS each time).
+// Whether handles check their inputs: TCS_CHECK_INPUTS=1 when the process first asks.
 bool input_checking_requested() noexcept;
 
 // Bytes of the scratch a checking handle allocates.

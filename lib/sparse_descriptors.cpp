@@ -74,8 +74,8 @@ extern "C" TCS_API tcsStatus_t tcsCreateCsr(tcsSpMatDescr_t* spMatDescr, int64_t
                                             cudaDataType valueType) try {
     trace(__func__);
     check_not_null(spMatDescr, 0, "spMatDescr");
-    *spMatDescr = make_csr(rows, cols, nnz, csrRowOffsets, csrColInd, csrValues,
-                           csrRowOffsetsType, csrColIndType, idxBase, valueType, false);
+    *spMatDescr = publish(make_csr(rows, cols, nnz, csrRowOffsets, csrColInd, csrValues,
+                                   csrRowOffsetsType, csrColIndType, idxBase, valueType, false));
     return TCS_STATUS_SUCCESS;
 } catch (...) {
     return status_from_exception(__func__);
@@ -91,8 +91,8 @@ extern "C" TCS_API tcsStatus_t tcsCreateConstCsr(tcsConstSpMatDescr_t* spMatDesc
                                                  cudaDataType valueType) try {
     trace(__func__);
     check_not_null(spMatDescr, 0, "spMatDescr");
-    *spMatDescr = make_csr(rows, cols, nnz, csrRowOffsets, csrColInd, csrValues,
-                           csrRowOffsetsType, csrColIndType, idxBase, valueType, true);
+    *spMatDescr = publish(make_csr(rows, cols, nnz, csrRowOffsets, csrColInd, csrValues,
+                                   csrRowOffsetsType, csrColIndType, idxBase, valueType, true));
     return TCS_STATUS_SUCCESS;
 } catch (...) {
     return status_from_exception(__func__);
@@ -126,7 +126,7 @@ extern "C" TCS_API tcsStatus_t tcsCreateCoo(tcsSpMatDescr_t* spMatDescr, int64_t
     d->offsets_type = d->columns_type = cooIdxType;
     d->base = idxBase;
     d->value_type = valueType;
-    *spMatDescr = d;
+    *spMatDescr = publish(d);
     return TCS_STATUS_SUCCESS;
 } catch (...) {
     return status_from_exception(__func__);
@@ -172,7 +172,7 @@ extern "C" TCS_API tcsStatus_t tcsCreateBsr(tcsSpMatDescr_t* spMatDescr, int64_t
     d->row_block = rowBlockSize;
     d->col_block = colBlockSize;
     d->block_order = order;
-    *spMatDescr = d;
+    *spMatDescr = publish(d);
     return TCS_STATUS_SUCCESS;
 } catch (...) {
     return status_from_exception(__func__);
@@ -181,9 +181,7 @@ extern "C" TCS_API tcsStatus_t tcsCreateBsr(tcsSpMatDescr_t* spMatDescr, int64_t
 extern "C" TCS_API tcsStatus_t tcsDestroySpMat(tcsConstSpMatDescr_t spMatDescr) try {
     trace(__func__);
     if (spMatDescr == nullptr) return TCS_STATUS_SUCCESS;
-    auto* d = const_cast<tcsSpMatDescr*>(live_sparse(spMatDescr, 0, "spMatDescr"));
-    d->magic = 0;
-    delete d;
+    destroy_live(spMatDescr, "spMatDescr", "is not a live sparse descriptor");
     return TCS_STATUS_SUCCESS;
 } catch (...) {
     return status_from_exception(__func__);

@@ -23,9 +23,10 @@ std::size_t nonzero(std::size_t bytes) { return std::max(bytes, kMinBuffer); }
 
 tcsSpGEMMDescr* live_descr(tcsSpGEMMDescr_t d, int index) {
     check(d != nullptr, index, "spgemmDescr", "must not be NULL");
-    check(d->magic == tcsSpGEMMDescr::kMagic, index, "spgemmDescr",
-          "is not a live SpGEMM descriptor", TCS_STATUS_NOT_INITIALIZED);
-    return d;
+    tcsSpGEMMDescr* o = live(d);
+    check(o != nullptr, index, "spgemmDescr", "is not a live SpGEMM descriptor",
+          TCS_STATUS_NOT_INITIALIZED);
+    return o;
 }
 
 bool is_16bit(cudaDataType t) { return t == CUDA_R_16F || t == CUDA_R_16BF; }
@@ -69,7 +70,7 @@ call check_call(tcsHandle_t handle, tcsOperation_t opA, tcsOperation_t opB, cons
                 tcsConstSpMatDescr_t matA, tcsConstSpMatDescr_t matB, const void* beta,
                 tcsSpMatDescr_t matC, cudaDataType computeType, tcsSpGEMMAlg_t alg,
                 tcsSpGEMMDescr_t spgemmDescr) {
-    check_handle(handle, 0);
+    handle = live_handle(handle, 0);
     check_enum(opA, 1, "opA");
     check_enum(opB, 2, "opB");
     check_not_null(alpha, 3, "alpha");
@@ -138,7 +139,7 @@ void check_same_as_analysis(const call& k, tcsSpGEMMAlg_t alg, stage needed, con
 extern "C" TCS_API tcsStatus_t tcsSpGEMM_createDescr(tcsSpGEMMDescr_t* descr) try {
     trace(__func__);
     check_not_null(descr, 0, "descr");
-    *descr = new tcsSpGEMMDescr();
+    *descr = publish(new tcsSpGEMMDescr());
     return TCS_STATUS_SUCCESS;
 } catch (...) {
     return status_from_exception(__func__);
@@ -147,9 +148,7 @@ extern "C" TCS_API tcsStatus_t tcsSpGEMM_createDescr(tcsSpGEMMDescr_t* descr) tr
 extern "C" TCS_API tcsStatus_t tcsSpGEMM_destroyDescr(tcsSpGEMMDescr_t descr) try {
     trace(__func__);
     if (descr == nullptr) return TCS_STATUS_SUCCESS;
-    live_descr(descr, 0);
-    descr->magic = 0;
-    delete descr;
+    destroy_live(descr, "spgemmDescr", "is not a live SpGEMM descriptor");
     return TCS_STATUS_SUCCESS;
 } catch (...) {
     return status_from_exception(__func__);

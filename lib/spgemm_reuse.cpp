@@ -66,7 +66,7 @@ tcs::spgemm::algorithm family_of(tcsSpGEMMAlg_t alg) {
 call check_call(tcsHandle_t handle, tcsOperation_t opA, tcsOperation_t opB,
                 tcsConstSpMatDescr_t matA, tcsConstSpMatDescr_t matB, tcsSpMatDescr_t matC,
                 tcsSpGEMMAlg_t alg, tcsSpGEMMDescr_t spgemmDescr, const positions& at) {
-    check_handle(handle, 0);
+    handle = live_handle(handle, 0);
     check_enum(opA, 1, "opA");
     check_enum(opB, 2, "opB");
     const tcsSpMatDescr* a = live_sparse(matA, at.a, "matA");
@@ -74,8 +74,9 @@ call check_call(tcsHandle_t handle, tcsOperation_t opA, tcsOperation_t opB,
     tcsSpMatDescr* c = live_sparse_mutable(matC, at.c, "matC");
     check_enum(alg, at.alg, "alg");
     check(spgemmDescr != nullptr, at.descr, "spgemmDescr", "must not be NULL");
-    check(spgemmDescr->magic == tcsSpGEMMDescr::kMagic, at.descr, "spgemmDescr",
-          "is not a live SpGEMM descriptor", TCS_STATUS_NOT_INITIALIZED);
+    spgemmDescr = live(spgemmDescr);
+    check(spgemmDescr != nullptr, at.descr, "spgemmDescr", "is not a live SpGEMM descriptor",
+          TCS_STATUS_NOT_INITIALIZED);
 
     check(opA == TCS_OPERATION_NON_TRANSPOSE, 1, "opA", "must be NON_TRANSPOSE",
           TCS_STATUS_NOT_SUPPORTED);
@@ -267,7 +268,7 @@ extern "C" TCS_API tcsStatus_t tcsSpGEMMreuse_compute(
     tcsConstSpMatDescr_t matA, tcsConstSpMatDescr_t matB, const void* beta, tcsSpMatDescr_t matC,
     cudaDataType computeType, tcsSpGEMMAlg_t alg, tcsSpGEMMDescr_t spgemmDescr) try {
     trace(__func__);
-    check_handle(handle, 0);
+    live_handle(handle, 0);  // first, in argument order; check_call resolves it
     check_not_null(alpha, 3, "alpha");
     check_not_null(beta, 6, "beta");
     check(valid_data_type(computeType), 8, "computeType", "is not CUDA_R_32F/64F/16F/16BF");

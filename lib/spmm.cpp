@@ -51,10 +51,10 @@ tcs::spmm::algorithm algorithm_of(tcsSpMMAlg_t alg, bool bsr) {
            TCS_STATUS_NOT_SUPPORTED);
 }
 
-call check_call(tcsHandle_t handle, tcsOperation_t opA, tcsOperation_t opB, const void* alpha,
+call check_call(tcsHandle_t& handle, tcsOperation_t opA, tcsOperation_t opB, const void* alpha,
                 tcsConstSpMatDescr_t matA, tcsConstDnMatDescr_t matB, const void* beta,
                 tcsDnMatDescr_t matC, cudaDataType computeType, tcsSpMMAlg_t alg) {
-    check_handle(handle, 0);
+    handle = live_handle(handle, 0);
     check_enum(opA, 1, "opA");
     check_enum(opB, 2, "opB");
     check_not_null(alpha, 3, "alpha");
@@ -144,9 +144,10 @@ extern "C" TCS_API tcsStatus_t tcsSpMM_preprocess(tcsHandle_t handle, tcsOperati
     check(needed == 0 || externalBuffer != nullptr, 10, "externalBuffer",
           "must not be NULL when tcsSpMM_bufferSize returned a size > 0");
     check_input(*handle, *k.a, 4, "matA");
-    k.a->spmm_memo = {};  // a failed analysis leaves no active buffer
+    k.a->spmm_memo.publish(nullptr);  // a failed analysis leaves no active buffer
     const tcs::spmm::analysis found = tcs::spmm::preprocess(k.problem, externalBuffer);
-    k.a->spmm_memo = {externalBuffer, k.key, found};
+    k.a->spmm_memo.publish(
+        std::make_shared<const tcsSpMMMemo>(tcsSpMMMemo{externalBuffer, k.key, found}));
     return TCS_STATUS_SUCCESS;
 } catch (...) {
     return status_from_exception(__func__);
@@ -164,11 +165,12 @@ extern "C" TCS_API tcsStatus_t tcsSpMM(tcsHandle_t handle, tcsOperation_t opA, t
     check(needed == 0 || externalBuffer != nullptr, 10, "externalBuffer",
           "must not be NULL when tcsSpMM_bufferSize returned a size > 0");
     check_input(*handle, *k.a, 4, "matA");
-    const bool preprocessed = externalBuffer != nullptr &&
-                              k.a->spmm_memo.buffer == externalBuffer && k.a->spmm_memo.key == k.key;
+    const auto memo = k.a->spmm_memo.active(externalBuffer, k.key);
+    const bool preprocessed = memo != nullptr;
     if (timer.on())
         log_product(timer, k.problem, *k.a, preprocessed, handle->stream);
-    tcs::spmm::run(k.problem, externalBuffer, preprocessed, k.a->spmm_memo.found);
+    tcs::spmm::run(k.problem, externalBuffer, preprocessed,
+                   preprocessed ? memo->found : tcs::spmm::analysis{});
     return TCS_STATUS_SUCCESS;
 } catch (...) {
     return status_from_exception(__func__);
@@ -186,17 +188,18 @@ extern "C" TCS_API tcsStatus_t tcsSpMM_getBlockCounts(tcsConstSpMatDescr_t matA,
     check_not_null(blocksReordered, 4, "blocksReordered");
     check_not_null(blocksUsed, 5, "blocksUsed");
     check_not_null(usesBlocks, 6, "usesBlocks");
-    const tcs::spmm::block_counts& c = a->spmm_memo.found.counts;
-    check(a->spmm_memo.buffer != nullptr && c.blocks >= 0, 0, "matA",
+    const auto memo = a->spmm_memo.get();
+    check(memo != nullptr && memo->buffer != nullptr && memo->found.counts.blocks >= 0, 0, "matA",
           "has no block analysis (tcsSpMM_preprocess with TCS_SPMM_BSR_TC, a BSR matrix, or "
           "TCS_SPMM_ALG_DEFAULT where it considers blocks, outside stream capture)",
           TCS_STATUS_NOT_INITIALIZED);
+    const tcs::spmm::block_counts& c = memo->found.counts;
     *blockRows = tcs::spmm::kBlockRows;
     *blockCols = tcs::spmm::kBlockColumns;
     *blocksNatural = c.blocks_natural;
     *blocksReordered = c.blocks_reordered;
     *blocksUsed = c.blocks;
-    *usesBlocks = a->spmm_memo.found.blocks ? 1 : 0;
+    *usesBlocks = memo->found.blocks ? 1 : 0;
     return TCS_STATUS_SUCCESS;
 } catch (...) {
     return status_from_exception(__func__);

@@ -11,6 +11,8 @@
 
 #include <cstdint>
 #include <cstdio>
+#include <cstdlib>
+#include <cstring>
 #include <initializer_list>
 
 namespace tcs::api {
@@ -32,6 +34,18 @@ inline std::uint64_t memo_key(std::initializer_list<std::uint64_t> values) {
     return h;
 }
 
+// TCS_SPMM_REORDER=0 / =1, read once, as TCS_LOG_LEVEL is: no getenv on the products'
+// path, none racing with a setenv of the caller's.
+inline tcs::spmm::row_order block_row_order() noexcept {
+    static const tcs::spmm::row_order order = [] {
+        const char* v = std::getenv("TCS_SPMM_REORDER");
+        if (v != nullptr && std::strcmp(v, "0") == 0) return tcs::spmm::row_order::natural;
+        if (v != nullptr && std::strcmp(v, "1") == 0) return tcs::spmm::row_order::signature;
+        return tcs::spmm::row_order::automatic;
+    }();
+    return order;
+}
+
 // The parts of an SpMM problem the two products fill alike: A, op(A), the compute
 // type, the scalars in the handle's pointer mode, the stream and the device.
 inline tcs::spmm::problem product_of(const tcsContext& handle, const tcsSpMatDescr& a, bool trans_a,
@@ -44,6 +58,7 @@ inline tcs::spmm::problem product_of(const tcsContext& handle, const tcsSpMatDes
     p.beta = scalar_of(handle, beta, compute);
     p.stream = handle.stream;
     p.device = &handle.device;
+    p.block_rows = block_row_order();
     return p;
 }
 

@@ -45,10 +45,10 @@ tcs::dense_view column_of(const tcsDnVecDescr& v) {
     return d;
 }
 
-call check_call(tcsHandle_t handle, tcsOperation_t opA, const void* alpha,
+call check_call(tcsHandle_t& handle, tcsOperation_t opA, const void* alpha,
                 tcsConstSpMatDescr_t matA, tcsConstDnVecDescr_t vecX, const void* beta,
                 tcsDnVecDescr_t vecY, cudaDataType computeType, tcsSpMVAlg_t alg) {
-    check_handle(handle, 0);
+    handle = live_handle(handle, 0);
     check_enum(opA, 1, "opA");
     check_not_null(alpha, 2, "alpha");
     const tcsSpMatDescr* a = live_sparse(matA, 3, "matA");
@@ -117,9 +117,10 @@ extern "C" TCS_API tcsStatus_t tcsSpMV_preprocess(tcsHandle_t handle, tcsOperati
     const call k = check_call(handle, opA, alpha, matA, vecX, beta, vecY, computeType, alg);
     checked_buffer(k, externalBuffer);
     check_input(*handle, *k.a, 3, "matA");
-    k.a->spmm_memo = {};  // a failed analysis leaves no active buffer
+    k.a->spmm_memo.publish(nullptr);  // a failed analysis leaves no active buffer
     const tcs::spmm::analysis found = tcs::spmm::preprocess(k.problem, externalBuffer);
-    k.a->spmm_memo = {externalBuffer, k.key, found};
+    k.a->spmm_memo.publish(
+        std::make_shared<const tcsSpMMMemo>(tcsSpMMMemo{externalBuffer, k.key, found}));
     return TCS_STATUS_SUCCESS;
 } catch (...) {
     return status_from_exception(__func__);
@@ -135,12 +136,12 @@ extern "C" TCS_API tcsStatus_t tcsSpMV(tcsHandle_t handle, tcsOperation_t opA, c
     const call k = check_call(handle, opA, alpha, matA, vecX, beta, vecY, computeType, alg);
     checked_buffer(k, externalBuffer);
     check_input(*handle, *k.a, 3, "matA");
-    const tcsSpMMMemo& memo = k.a->spmm_memo;
-    const bool preprocessed =
-        externalBuffer != nullptr && memo.buffer == externalBuffer && memo.key == k.key;
+    const auto memo = k.a->spmm_memo.active(externalBuffer, k.key);
+    const bool preprocessed = memo != nullptr;
     if (timer.on())
         log_product(timer, k.problem, *k.a, preprocessed, handle->stream);
-    tcs::spmm::run(k.problem, externalBuffer, preprocessed, memo.found);
+    tcs::spmm::run(k.problem, externalBuffer, preprocessed,
+                   preprocessed ? memo->found : tcs::spmm::analysis{});
     return TCS_STATUS_SUCCESS;
 } catch (...) {
     return status_from_exception(__func__);

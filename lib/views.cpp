@@ -10,37 +10,40 @@ namespace tcs::api {
 
 const tcsSpMatDescr* live_sparse(tcsConstSpMatDescr_t d, int index, const char* name) {
     check(d != nullptr, index, name, "must not be NULL");
-    check(d->magic == tcsSpMatDescr::kMagic, index, name, "is not a live sparse descriptor",
+    const tcsSpMatDescr* o = live(d);
+    check(o != nullptr, index, name, "is not a live sparse descriptor",
           TCS_STATUS_NOT_INITIALIZED);
-    return d;
+    return o;
 }
 tcsSpMatDescr* live_sparse_mutable(tcsSpMatDescr_t d, int index, const char* name) {
-    live_sparse(d, index, name);
-    check(!d->is_const, index, name, "was created const");
-    return d;
+    auto* o = const_cast<tcsSpMatDescr*>(live_sparse(d, index, name));
+    check(!o->is_const, index, name, "was created const");
+    return o;
 }
 const tcsDnMatDescr* live_dense(tcsConstDnMatDescr_t d, int index, const char* name) {
     check(d != nullptr, index, name, "must not be NULL");
-    check(d->magic == tcsDnMatDescr::kMagic, index, name, "is not a live dense descriptor",
+    const tcsDnMatDescr* o = live(d);
+    check(o != nullptr, index, name, "is not a live dense descriptor",
           TCS_STATUS_NOT_INITIALIZED);
-    return d;
+    return o;
 }
 tcsDnMatDescr* live_dense_mutable(tcsDnMatDescr_t d, int index, const char* name) {
-    live_dense(d, index, name);
-    check(!d->is_const, index, name, "was created const");
-    return d;
+    auto* o = const_cast<tcsDnMatDescr*>(live_dense(d, index, name));
+    check(!o->is_const, index, name, "was created const");
+    return o;
 }
 
 const tcsDnVecDescr* live_vector(tcsConstDnVecDescr_t d, int index, const char* name) {
     check(d != nullptr, index, name, "must not be NULL");
-    check(d->magic == tcsDnVecDescr::kMagic, index, name, "is not a live dense vector",
+    const tcsDnVecDescr* o = live(d);
+    check(o != nullptr, index, name, "is not a live dense vector",
           TCS_STATUS_NOT_INITIALIZED);
-    return d;
+    return o;
 }
 tcsDnVecDescr* live_vector_mutable(tcsDnVecDescr_t d, int index, const char* name) {
-    live_vector(d, index, name);
-    check(!d->is_const, index, name, "was created const");
-    return d;
+    auto* o = const_cast<tcsDnVecDescr*>(live_vector(d, index, name));
+    check(!o->is_const, index, name, "was created const");
+    return o;
 }
 
 tcs::value_type value_type_of(cudaDataType t) {

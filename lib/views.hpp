@@ -2,6 +2,7 @@
 // Also resolves the pointer mode of alpha/beta (the core only sees scalar_arg).
 #pragma once
 
+#include "entry.hpp"
 #include "objects.hpp"
 
 #include "core/types.hpp"
@@ -15,6 +16,14 @@ const tcsDnMatDescr* live_dense(tcsConstDnMatDescr_t d, int index, const char* n
 tcsDnMatDescr* live_dense_mutable(tcsDnMatDescr_t d, int index, const char* name);
 const tcsDnVecDescr* live_vector(tcsConstDnVecDescr_t d, int index, const char* name);
 tcsDnVecDescr* live_vector_mutable(tcsDnVecDescr_t d, int index, const char* name);
+
+// Ends a live handle and deletes its object; NOT_INITIALIZED (nothing freed) when it
+// is not live: destroyed already, stale, or not one of T's.
+template <class T> void destroy_live(const T* handle, const char* name, const char* why) {
+    T* object = withdraw(handle);
+    check(object != nullptr, 0, name, why, TCS_STATUS_NOT_INITIALIZED);
+    delete object;
+}
 
 tcs::value_type value_type_of(cudaDataType t);  // one of the four valid types
 tcs::index_type index_type_of(tcsIndexType_t t);  // TCS_INDEX_32I or TCS_INDEX_64I

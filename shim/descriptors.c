@@ -69,7 +69,6 @@ static cusparseStatus_t create_csr(void* out, int is_const, int64_t rows, int64_
         tcsDestroySpMat(t);
         return CUSPARSE_STATUS_ALLOC_FAILED;
     }
-    d->magic = TCS_SHIM_SPMAT_MAGIC;
     d->is_const = is_const;
     d->tcs = t;
     d->rows = rows;
@@ -87,8 +86,9 @@ static cusparseStatus_t create_csr(void* out, int is_const, int64_t rows, int64_
     d->tcs_has.columns = columns;
     d->tcs_has.values = values;
     d->real_has.nnz = -1; /* no real side yet */
-    *(void**)out = d;
-    return CUSPARSE_STATUS_SUCCESS;
+    const cusparseStatus_t published = tcs_shim_publish(d, TCS_SHIM_SPMAT_KIND, out);
+    if (published != CUSPARSE_STATUS_SUCCESS) tcsDestroySpMat(t);
+    return published;
 }
 
 cusparseStatus_t CUSPARSEAPI cusparseCreateCsr(cusparseSpMatDescr_t* spMatDescr, int64_t rows,
@@ -114,11 +114,11 @@ cusparseStatus_t CUSPARSEAPI cusparseCreateConstCsr(
 
 cusparseStatus_t CUSPARSEAPI cusparseDestroySpMat(cusparseConstSpMatDescr_t spMatDescr) {
     if (spMatDescr == NULL) return CUSPARSE_STATUS_SUCCESS;
-    tcs_shim_spmat* d = tcs_shim_spmat_of(spMatDescr);
+    tcs_shim_spmat* d = tcs_shim_withdraw(spMatDescr, TCS_SHIM_SPMAT_KIND);
     if (d == NULL) return TCS_SHIM_STATUS(tcsDestroySpMat((tcsConstSpMatDescr_t)(uintptr_t)spMatDescr));
     if (d->tcs != NULL) tcsDestroySpMat(d->tcs);
     if (d->real != NULL) tcs_shim_forward_cusparseDestroySpMat_real(d->real);
-    tcs_shim_free(d);
+    free(d);
     return CUSPARSE_STATUS_SUCCESS;
 }
 
@@ -487,7 +487,6 @@ static cusparseStatus_t create_dnmat(void* out, int is_const, int64_t rows, int6
         tcsDestroyDnMat(t);
         return CUSPARSE_STATUS_ALLOC_FAILED;
     }
-    d->magic = TCS_SHIM_DNMAT_MAGIC;
     d->is_const = is_const;
     d->tcs = t;
     d->rows = rows;
@@ -496,8 +495,9 @@ static cusparseStatus_t create_dnmat(void* out, int is_const, int64_t rows, int6
     d->values = d->tcs_values = values;
     d->value_type = value_type;
     d->order = order;
-    *(void**)out = d;
-    return CUSPARSE_STATUS_SUCCESS;
+    const cusparseStatus_t published = tcs_shim_publish(d, TCS_SHIM_DNMAT_KIND, out);
+    if (published != CUSPARSE_STATUS_SUCCESS) tcsDestroyDnMat(t);
+    return published;
 }
 
 cusparseStatus_t CUSPARSEAPI cusparseCreateDnMat(cusparseDnMatDescr_t* dnMatDescr, int64_t rows,
@@ -515,11 +515,11 @@ cusparseStatus_t CUSPARSEAPI cusparseCreateConstDnMat(cusparseConstDnMatDescr_t*
 
 cusparseStatus_t CUSPARSEAPI cusparseDestroyDnMat(cusparseConstDnMatDescr_t dnMatDescr) {
     if (dnMatDescr == NULL) return CUSPARSE_STATUS_SUCCESS;
-    tcs_shim_dnmat* d = tcs_shim_dnmat_of(dnMatDescr);
+    tcs_shim_dnmat* d = tcs_shim_withdraw(dnMatDescr, TCS_SHIM_DNMAT_KIND);
     if (d == NULL) return TCS_SHIM_STATUS(tcsDestroyDnMat((tcsConstDnMatDescr_t)(uintptr_t)dnMatDescr));
     if (d->tcs != NULL) tcsDestroyDnMat(d->tcs);
     if (d->real != NULL) tcs_shim_forward_cusparseDestroyDnMat_real(d->real);
-    tcs_shim_free(d);
+    free(d);
     return CUSPARSE_STATUS_SUCCESS;
 }
 
@@ -634,14 +634,14 @@ static cusparseStatus_t create_dnvec(void* out, int is_const, int64_t size, void
         tcsDestroyDnVec(t);
         return CUSPARSE_STATUS_ALLOC_FAILED;
     }
-    d->magic = TCS_SHIM_DNVEC_MAGIC;
     d->is_const = is_const;
     d->tcs = t;
     d->size = size;
     d->values = d->tcs_values = values;
     d->value_type = value_type;
-    *(void**)out = d;
-    return CUSPARSE_STATUS_SUCCESS;
+    const cusparseStatus_t published = tcs_shim_publish(d, TCS_SHIM_DNVEC_KIND, out);
+    if (published != CUSPARSE_STATUS_SUCCESS) tcsDestroyDnVec(t);
+    return published;
 }
 
 cusparseStatus_t CUSPARSEAPI cusparseCreateDnVec(cusparseDnVecDescr_t* dnVecDescr, int64_t size,
@@ -657,11 +657,11 @@ cusparseStatus_t CUSPARSEAPI cusparseCreateConstDnVec(cusparseConstDnVecDescr_t*
 
 cusparseStatus_t CUSPARSEAPI cusparseDestroyDnVec(cusparseConstDnVecDescr_t dnVecDescr) {
     if (dnVecDescr == NULL) return CUSPARSE_STATUS_SUCCESS;
-    tcs_shim_dnvec* d = tcs_shim_dnvec_of(dnVecDescr);
+    tcs_shim_dnvec* d = tcs_shim_withdraw(dnVecDescr, TCS_SHIM_DNVEC_KIND);
     if (d == NULL) return TCS_SHIM_STATUS(tcsDestroyDnVec((tcsConstDnVecDescr_t)(uintptr_t)dnVecDescr));
     if (d->tcs != NULL) tcsDestroyDnVec(d->tcs);
     if (d->real != NULL) tcs_shim_forward_cusparseDestroyDnVec_real(d->real);
-    tcs_shim_free(d);
+    free(d);
     return CUSPARSE_STATUS_SUCCESS;
 }
 

@@ -127,11 +127,13 @@ def absent(ret, name):
 
 
 def body(ret, name, params, convert):
-    """The forwarding body: resolve, convert the objects, call, read nnz back."""
-    lines = ["    TCS_SHIM_REAL(%s, real_);" % name,
-             "    if (real_ == NULL) %s" % absent(ret, name)]
+    """The forwarding body: resolve, convert the objects, call, read nnz back. A stale or
+    foreign object is NOT_INITIALIZED before an absent cuSPARSE is NOT_SUPPORTED."""
+    lines = ["    TCS_SHIM_REAL(%s, real_);" % name]
     args, pulls = [], []
     objects = [(t, n) for t, n in params if base_type(t) in CONVERTERS] if convert else []
+    if not objects:
+        lines.append("    if (real_ == NULL) %s" % absent(ret, name))
     if objects:
         if ret != "cusparseStatus_t":
             sys.exit("gen_forward.py: %s takes an object but returns %s" % (name, ret))
@@ -146,6 +148,7 @@ def body(ret, name, params, convert):
             args.append(n)
     if objects:
         lines.append("    if (status_ != CUSPARSE_STATUS_SUCCESS) return status_;")
+        lines.append("    if (real_ == NULL) %s" % absent(ret, name))
     lines.append('    tcs_shim_trace_forward("%s");' % name)
     call = "real_(%s)" % ", ".join(args)
     if pulls:

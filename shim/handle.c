@@ -18,20 +18,23 @@ cusparseStatus_t CUSPARSEAPI cusparseCreate(cusparseHandle_t* handle) {
         *handle = NULL;
         return CUSPARSE_STATUS_ALLOC_FAILED;
     }
-    h->magic = TCS_SHIM_HANDLE_MAGIC;
     h->tcs = t;
     h->stream = NULL;
     h->pointer_mode = CUSPARSE_POINTER_MODE_HOST;
-    *handle = (cusparseHandle_t)h;
-    return CUSPARSE_STATUS_SUCCESS;
+    const cusparseStatus_t published = tcs_shim_publish(h, TCS_SHIM_HANDLE_KIND, handle);
+    if (published != CUSPARSE_STATUS_SUCCESS) {
+        tcsDestroy(t);
+        *handle = NULL;
+    }
+    return published;
 }
 
 cusparseStatus_t CUSPARSEAPI cusparseDestroy(cusparseHandle_t handle) {
-    tcs_shim_handle* h = tcs_shim_handle_of(handle);
-    if (h == NULL) return TCS_SHIM_STATUS(tcsDestroy(tcs_shim_tcs_handle(handle)));
+    tcs_shim_handle* h = tcs_shim_withdraw(handle, TCS_SHIM_HANDLE_KIND);
+    if (h == NULL) return TCS_SHIM_STATUS(tcsDestroy((tcsHandle_t)handle));
     const tcsStatus_t status = tcsDestroy(h->tcs);
     if (h->real != NULL) tcs_shim_forward_cusparseDestroy_real(h->real);
-    tcs_shim_free(h);
+    free(h);
     return TCS_SHIM_STATUS(status);
 }
 

@@ -4,6 +4,8 @@
  * in step is found without it. */
 #include "shim.h"
 
+#include "../lib/live_table.h"
+
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
@@ -13,30 +15,34 @@ static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
 void tcs_shim_lock(void) { pthread_mutex_lock(&lock); }
 void tcs_shim_unlock(void) { pthread_mutex_unlock(&lock); }
 
-static int live(const void* p, uint32_t magic) {
-    return p != NULL && *(const uint32_t*)p == magic;
+cusparseStatus_t tcs_shim_publish(void* object, unsigned kind, void* out) {
+    const uint64_t handle = live_table_add(object, kind);
+    if (handle == 0) {
+        free(object);
+        return CUSPARSE_STATUS_ALLOC_FAILED;
+    }
+    *(void**)out = (void*)(uintptr_t)handle;
+    return CUSPARSE_STATUS_SUCCESS;
+}
+
+void* tcs_shim_withdraw(const void* p, unsigned kind) {
+    return live_table_remove((uintptr_t)p, kind);
 }
 
 tcs_shim_handle* tcs_shim_handle_of(const void* p) {
-    return live(p, TCS_SHIM_HANDLE_MAGIC) ? (tcs_shim_handle*)p : NULL;
+    return live_table_find((uintptr_t)p, TCS_SHIM_HANDLE_KIND);
 }
 tcs_shim_spmat* tcs_shim_spmat_of(const void* p) {
-    return live(p, TCS_SHIM_SPMAT_MAGIC) ? (tcs_shim_spmat*)p : NULL;
+    return live_table_find((uintptr_t)p, TCS_SHIM_SPMAT_KIND);
 }
 tcs_shim_dnmat* tcs_shim_dnmat_of(const void* p) {
-    return live(p, TCS_SHIM_DNMAT_MAGIC) ? (tcs_shim_dnmat*)p : NULL;
+    return live_table_find((uintptr_t)p, TCS_SHIM_DNMAT_KIND);
 }
 tcs_shim_dnvec* tcs_shim_dnvec_of(const void* p) {
-    return live(p, TCS_SHIM_DNVEC_MAGIC) ? (tcs_shim_dnvec*)p : NULL;
+    return live_table_find((uintptr_t)p, TCS_SHIM_DNVEC_KIND);
 }
 tcs_shim_spgemm* tcs_shim_spgemm_of(const void* p) {
-    return live(p, TCS_SHIM_SPGEMM_MAGIC) ? (tcs_shim_spgemm*)p : NULL;
-}
-
-void tcs_shim_free(void* object) {
-    if (object == NULL) return;
-    *(uint32_t*)object = 0;
-    free(object);
+    return live_table_find((uintptr_t)p, TCS_SHIM_SPGEMM_KIND);
 }
 
 static void fail_with(cusparseStatus_t* status, cusparseStatus_t s) {
@@ -245,11 +251,11 @@ cusparseStatus_t tcs_shim_wrap_real_spmat(cusparseSpMatDescr_t real, int is_cons
         tcs_shim_forward_cusparseDestroySpMat_real(real);
         return CUSPARSE_STATUS_ALLOC_FAILED;
     }
-    d->magic = TCS_SHIM_SPMAT_MAGIC;
     d->is_const = is_const;
     d->real = real;
-    *(void**)out = d;
-    return CUSPARSE_STATUS_SUCCESS;
+    const cusparseStatus_t s = tcs_shim_publish(d, TCS_SHIM_SPMAT_KIND, out);
+    if (s != CUSPARSE_STATUS_SUCCESS) tcs_shim_forward_cusparseDestroySpMat_real(real);
+    return s;
 }
 
 /* ---- dense matrices and vectors ------------------------------------------------- */
@@ -323,11 +329,11 @@ cusparseStatus_t tcs_shim_wrap_real_dnmat(cusparseDnMatDescr_t real, int is_cons
         tcs_shim_forward_cusparseDestroyDnMat_real(real);
         return CUSPARSE_STATUS_ALLOC_FAILED;
     }
-    d->magic = TCS_SHIM_DNMAT_MAGIC;
     d->is_const = is_const;
     d->real = real;
-    *(void**)out = d;
-    return CUSPARSE_STATUS_SUCCESS;
+    const cusparseStatus_t s = tcs_shim_publish(d, TCS_SHIM_DNMAT_KIND, out);
+    if (s != CUSPARSE_STATUS_SUCCESS) tcs_shim_forward_cusparseDestroyDnMat_real(real);
+    return s;
 }
 
 static cusparseStatus_t make_real_dnvec(void* object) {
@@ -391,11 +397,11 @@ cusparseStatus_t tcs_shim_wrap_real_dnvec(cusparseDnVecDescr_t real, int is_cons
         tcs_shim_forward_cusparseDestroyDnVec_real(real);
         return CUSPARSE_STATUS_ALLOC_FAILED;
     }
-    d->magic = TCS_SHIM_DNVEC_MAGIC;
     d->is_const = is_const;
     d->real = real;
-    *(void**)out = d;
-    return CUSPARSE_STATUS_SUCCESS;
+    const cusparseStatus_t s = tcs_shim_publish(d, TCS_SHIM_DNVEC_KIND, out);
+    if (s != CUSPARSE_STATUS_SUCCESS) tcs_shim_forward_cusparseDestroyDnVec_real(real);
+    return s;
 }
 
 /* ---- SpGEMM descriptors --------------------------------------------------------- */

@@ -150,18 +150,18 @@ cusparseStatus_t CUSPARSEAPI cusparseSpGEMM_createDescr(cusparseSpGEMMDescr_t* d
         tcsSpGEMM_destroyDescr(t);
         return CUSPARSE_STATUS_ALLOC_FAILED;
     }
-    d->magic = TCS_SHIM_SPGEMM_MAGIC;
     d->tcs = t;
-    *descr = (cusparseSpGEMMDescr_t)d;
-    return CUSPARSE_STATUS_SUCCESS;
+    const cusparseStatus_t published = tcs_shim_publish(d, TCS_SHIM_SPGEMM_KIND, descr);
+    if (published != CUSPARSE_STATUS_SUCCESS) tcsSpGEMM_destroyDescr(t);
+    return published;
 }
 
 cusparseStatus_t CUSPARSEAPI cusparseSpGEMM_destroyDescr(cusparseSpGEMMDescr_t descr) {
-    tcs_shim_spgemm* d = tcs_shim_spgemm_of(descr);
+    tcs_shim_spgemm* d = tcs_shim_withdraw(descr, TCS_SHIM_SPGEMM_KIND);
     if (d == NULL) return TCS_SHIM_STATUS(tcsSpGEMM_destroyDescr((tcsSpGEMMDescr_t)descr));
     const tcsStatus_t status = tcsSpGEMM_destroyDescr(d->tcs);
     if (d->real != NULL) tcs_shim_forward_cusparseSpGEMM_destroyDescr_real(d->real);
-    tcs_shim_free(d);
+    free(d);
     return TCS_SHIM_STATUS(status);
 }
 

@@ -74,7 +74,6 @@ cusparseStatus_t tcs_shim_reject(const char* function, const char* argument, con
 /* ---- objects (objects.c) -------------------------------------------------------- */
 
 typedef struct tcs_shim_handle {
-    uint32_t magic;
     tcsHandle_t tcs;
     cusparseHandle_t real; /* made on the first forwarded call, in step from then on */
     cudaStream_t stream;
@@ -88,7 +87,6 @@ typedef struct tcs_shim_csr_side {
 } tcs_shim_csr_side;
 
 typedef struct tcs_shim_spmat {
-    uint32_t magic;
     int is_const;
     /* CSR of a value type tcsparse knows: the tcsparse descriptor, and the fields both
      * sides are made from. NULL: a format or type for cuSPARSE alone, `real` made at
@@ -110,7 +108,6 @@ typedef struct tcs_shim_spmat {
 } tcs_shim_spmat;
 
 typedef struct tcs_shim_dnmat {
-    uint32_t magic;
     int is_const;
     tcsDnMatDescr_t tcs; /* NULL: a value type for cuSPARSE alone */
     cusparseDnMatDescr_t real;
@@ -124,7 +121,6 @@ typedef struct tcs_shim_dnmat {
 } tcs_shim_dnmat;
 
 typedef struct tcs_shim_dnvec {
-    uint32_t magic;
     int is_const;
     tcsDnVecDescr_t tcs; /* NULL: a value type for cuSPARSE alone */
     cusparseDnVecDescr_t real;
@@ -136,23 +132,31 @@ typedef struct tcs_shim_dnvec {
 
 /* Which library runs each protocol of a descriptor: decided by its workEstimation. */
 typedef struct tcs_shim_spgemm {
-    uint32_t magic;
     tcsSpGEMMDescr_t tcs;
     cusparseSpGEMMDescr_t real;
     int plain_on_real, reuse_on_real;
 } tcs_shim_spgemm;
 
+/* The kinds of the shim's handles in its table of live objects (lib/live_table.h):
+ * odd, and none of tcsparse's, so neither library takes the other's handle. */
 enum {
-    TCS_SHIM_HANDLE_MAGIC = 0x5C1A0001u,
-    TCS_SHIM_SPMAT_MAGIC = 0x5C1A0002u,
-    TCS_SHIM_DNMAT_MAGIC = 0x5C1A0003u,
-    TCS_SHIM_DNVEC_MAGIC = 0x5C1A0004u,
-    TCS_SHIM_SPGEMM_MAGIC = 0x5C1A0005u
+    TCS_SHIM_HANDLE_KIND = 0x21,
+    TCS_SHIM_SPMAT_KIND = 0x23,
+    TCS_SHIM_DNMAT_KIND = 0x25,
+    TCS_SHIM_DNVEC_KIND = 0x27,
+    TCS_SHIM_SPGEMM_KIND = 0x29
 };
 
 /* The lock under which a side is made or re-made (and the handle's fields written). */
 void tcs_shim_lock(void);
 void tcs_shim_unlock(void);
+
+/* The handle of a new shim object, written to *(void**)out; on ALLOC_FAILED (the table
+ * is full) the object is freed, and what it holds is the caller's to destroy. */
+cusparseStatus_t tcs_shim_publish(void* object, unsigned kind, void* out);
+/* Ends a live handle of `kind` and returns its object (the caller frees it), or NULL
+ * when it was not live: destroyed already, stale, or foreign. */
+void* tcs_shim_withdraw(const void* p, unsigned kind);
 
 /* Live shim objects, or NULL (for NULL, a destroyed object or a foreign pointer). */
 tcs_shim_handle* tcs_shim_handle_of(const void* p);
@@ -188,7 +192,6 @@ tcsDnVecDescr_t tcs_shim_tcs_dnvec(const void* p, int* accelerable);
 cusparseStatus_t tcs_shim_wrap_real_spmat(cusparseSpMatDescr_t real, int is_const, void* out);
 cusparseStatus_t tcs_shim_wrap_real_dnmat(cusparseDnMatDescr_t real, int is_const, void* out);
 cusparseStatus_t tcs_shim_wrap_real_dnvec(cusparseDnVecDescr_t real, int is_const, void* out);
-void tcs_shim_free(void* object); /* clears the magic, then frees */
 
 /* The forwarders of the functions the shim writes by hand (generated: forward.c). */
 #include "forward.h"

@@ -362,6 +362,167 @@ static void test_wrong_kind_of_descriptor(void** state) {
     assert_ok(tcsSpGEMM_destroyDescr(spgemm));
 }
 
+/* ---- stale handles ---------------------------------------------------------------
+ * Destroyed, then another object of the same kind made (glibc hands it the freed
+ * address, the case a check of the address or of a magic number alone misses): every
+ * destroy or use of the stale handle is NOT_INITIALIZED and frees nothing, and the new
+ * object is intact. Under AddressSanitizer a double free or a read of the freed object
+ * fails the run (scripts/asan_host_tests.sh). */
+typedef struct stale_kind {
+    const char* name;
+    tcsStatus_t (*make)(void** out, int64_t tag);         /* an object that answers `tag` */
+    tcsStatus_t (*tag_of)(const void* object, int64_t* tag); /* NULL: nothing to read */
+    tcsStatus_t (*destroy)(const void* object);
+} stale_kind;
+
+static tcsStatus_t make_csr(void** out, int64_t tag) {
+    return tcsCreateCsr((tcsSpMatDescr_t*)out, tag, 8, 4, RP, CI, VAL, TCS_INDEX_32I,
+                        TCS_INDEX_32I, TCS_INDEX_BASE_ZERO, CUDA_R_32F);
+}
+static tcsStatus_t make_const_csr(void** out, int64_t tag) {
+    return tcsCreateConstCsr((tcsConstSpMatDescr_t*)out, tag, 8, 4, RP, CI, VAL, TCS_INDEX_32I,
+                             TCS_INDEX_32I, TCS_INDEX_BASE_ZERO, CUDA_R_32F);
+}
+static tcsStatus_t make_coo(void** out, int64_t tag) {
+    return tcsCreateCoo((tcsSpMatDescr_t*)out, tag, 8, 4, RP, CI, VAL, TCS_INDEX_32I,
+                        TCS_INDEX_BASE_ZERO, CUDA_R_32F);
+}
+static tcsStatus_t make_bsr(void** out, int64_t tag) {
+    return tcsCreateBsr((tcsSpMatDescr_t*)out, tag, 8, 4, 2, 2, RP, CI, VAL, TCS_INDEX_32I,
+                        TCS_INDEX_32I, TCS_INDEX_BASE_ZERO, CUDA_R_32F, TCS_ORDER_ROW);
+}
+static tcsStatus_t sparse_rows(const void* object, int64_t* tag) {
+    int64_t cols, nnz;
+    return tcsSpMatGetSize((tcsConstSpMatDescr_t)object, tag, &cols, &nnz);
+}
+static tcsStatus_t destroy_sparse(const void* object) {
+    return tcsDestroySpMat((tcsConstSpMatDescr_t)object);
+}
+static tcsStatus_t make_dense(void** out, int64_t tag) {
+    return tcsCreateDnMat((tcsDnMatDescr_t*)out, tag, 3, 128, VAL, CUDA_R_32F, TCS_ORDER_COL);
+}
+static tcsStatus_t make_const_dense(void** out, int64_t tag) {
+    return tcsCreateConstDnMat((tcsConstDnMatDescr_t*)out, tag, 3, 128, VAL, CUDA_R_32F,
+                               TCS_ORDER_COL);
+}
+static tcsStatus_t dense_rows(const void* object, int64_t* tag) {
+    int64_t cols, ld;
+    void* values;
+    cudaDataType type;
+    tcsOrder_t order;
+    return tcsDnMatGet((tcsDnMatDescr_t)(uintptr_t)object, tag, &cols, &ld, &values, &type,
+                       &order);
+}
+static tcsStatus_t destroy_dense(const void* object) {
+    return tcsDestroyDnMat((tcsConstDnMatDescr_t)object);
+}
+static tcsStatus_t make_vector(void** out, int64_t tag) {
+    return tcsCreateDnVec((tcsDnVecDescr_t*)out, tag, VAL, CUDA_R_32F);
+}
+static tcsStatus_t make_const_vector(void** out, int64_t tag) {
+    return tcsCreateConstDnVec((tcsConstDnVecDescr_t*)out, tag, VAL, CUDA_R_32F);
+}
+static tcsStatus_t vector_size(const void* object, int64_t* tag) {
+    const void* values;
+    cudaDataType type;
+    return tcsConstDnVecGet((tcsConstDnVecDescr_t)object, tag, &values, &type);
+}
+static tcsStatus_t destroy_vector(const void* object) {
+    return tcsDestroyDnVec((tcsConstDnVecDescr_t)object);
+}
+static tcsStatus_t make_spgemm(void** out, int64_t tag) {
+    (void)tag;
+    return tcsSpGEMM_createDescr((tcsSpGEMMDescr_t*)out);
+}
+static tcsStatus_t destroy_spgemm(const void* object) {
+    return tcsSpGEMM_destroyDescr((tcsSpGEMMDescr_t)(uintptr_t)object);
+}
+
+static const stale_kind kStaleKinds[] = {
+    {"CSR", make_csr, sparse_rows, destroy_sparse},
+    {"const CSR", make_const_csr, sparse_rows, destroy_sparse},
+    {"COO", make_coo, sparse_rows, destroy_sparse},
+    {"BSR", make_bsr, sparse_rows, destroy_sparse},
+    {"DnMat", make_dense, dense_rows, destroy_dense},
+    {"const DnMat", make_const_dense, NULL, destroy_dense}, /* no getter takes const */
+    {"DnVec", make_vector, vector_size, destroy_vector},
+    {"const DnVec", make_const_vector, vector_size, destroy_vector},
+    {"SpGEMM", make_spgemm, NULL, destroy_spgemm},
+};
+
+static void check_stale(const stale_kind* k, int64_t round) {
+    void* stale = NULL;
+    void* fresh = NULL;
+    int64_t tag = -1;
+    assert_ok(k->make(&stale, 3 + round));
+    assert_ok(k->destroy(stale));
+    assert_ok(k->make(&fresh, 5 + round));
+    if (k->destroy(stale) != TCS_STATUS_NOT_INITIALIZED)
+        fail_msg("%s: destroying a stale handle did not return NOT_INITIALIZED", k->name);
+    if (k->tag_of != NULL) {
+        assert_status(k->tag_of(stale, &tag), TCS_STATUS_NOT_INITIALIZED);
+        assert_ok(k->tag_of(fresh, &tag));
+        if (tag != 5 + round) fail_msg("%s: the live object was changed", k->name);
+    }
+    assert_ok(k->destroy(fresh));
+    assert_status(k->destroy(fresh), TCS_STATUS_NOT_INITIALIZED);
+    assert_status(k->destroy(stale), TCS_STATUS_NOT_INITIALIZED);
+}
+
+static void test_stale_handles(void** state) {
+    (void)state;
+    for (int64_t round = 0; round < 64; ++round)
+        for (size_t i = 0; i < sizeof kStaleKinds / sizeof kStaleKinds[0]; ++i)
+            check_stale(&kStaleKinds[i], round);
+}
+
+/* A stale handle of one kind is not taken for a live object of another kind made in
+ * its place, nor is a pointer to ordinary memory. */
+static void test_stale_across_kinds(void** state) {
+    (void)state;
+    for (size_t i = 0; i < sizeof kStaleKinds / sizeof kStaleKinds[0]; ++i) {
+        const stale_kind* was = &kStaleKinds[i];
+        const stale_kind* now = &kStaleKinds[(i + 4) % (sizeof kStaleKinds / sizeof kStaleKinds[0])];
+        void* stale = NULL;
+        void* fresh = NULL;
+        assert_ok(was->make(&stale, 2));
+        assert_ok(was->destroy(stale));
+        assert_ok(now->make(&fresh, 7));
+        assert_status(was->destroy(stale), TCS_STATUS_NOT_INITIALIZED);
+        assert_status(now->destroy(stale), TCS_STATUS_NOT_INITIALIZED);
+        assert_ok(now->destroy(fresh));
+    }
+    int64_t words[16] = {0};
+    assert_status(tcsDestroySpMat((tcsConstSpMatDescr_t)(void*)words), TCS_STATUS_NOT_INITIALIZED);
+    assert_status(tcsDestroyDnMat((tcsConstDnMatDescr_t)(void*)&words[1]), TCS_STATUS_NOT_INITIALIZED);
+    assert_status(tcsDestroy((tcsHandle_t)(void*)&words[2]), TCS_STATUS_NOT_INITIALIZED);
+    for (int w = 0; w < 16; ++w) assert_int_equal(words[w], 0);
+}
+
+/* The handle, where tcsCreate has a device (a GPU, or the CPU emulation that
+ * api_descriptors_emulated links): destroyed, another made, the stale one NOT_INITIALIZED
+ * everywhere and the new one intact. */
+static void test_stale_handle(void** state) {
+    (void)state;
+    for (int round = 0; round < 16; ++round) {
+        tcsHandle_t stale = NULL, fresh = NULL;
+        if (tcsCreate(&stale) != TCS_STATUS_SUCCESS) skip();
+        assert_ok(tcsSetMathMode(stale, TCS_PEDANTIC_MATH));
+        assert_ok(tcsDestroy(stale));
+        assert_ok(tcsCreate(&fresh));
+        assert_status(tcsDestroy(stale), TCS_STATUS_NOT_INITIALIZED);
+        assert_status(tcsSetMathMode(stale, TCS_TF32_TENSOR_OP_MATH), TCS_STATUS_NOT_INITIALIZED);
+        tcsMath_t math = TCS_FP16_TENSOR_OP_MATH;
+        assert_status(tcsGetMathMode(stale, &math), TCS_STATUS_NOT_INITIALIZED);
+        assert_ok(tcsGetMathMode(fresh, &math));
+        assert_int_equal(math, TCS_DEFAULT_MATH);
+        assert_status(tcsSpGEMM_destroyDescr((tcsSpGEMMDescr_t)(void*)fresh),
+                      TCS_STATUS_NOT_INITIALIZED);
+        assert_ok(tcsDestroy(fresh));
+        assert_status(tcsDestroy(fresh), TCS_STATUS_NOT_INITIALIZED);
+    }
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_csr_round_trip),
@@ -375,6 +536,9 @@ int main(void) {
         cmocka_unit_test(test_destroy_null),
         cmocka_unit_test(test_spgemm_descriptor),
         cmocka_unit_test(test_wrong_kind_of_descriptor),
+        cmocka_unit_test(test_stale_handles),
+        cmocka_unit_test(test_stale_across_kinds),
+        cmocka_unit_test(test_stale_handle),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

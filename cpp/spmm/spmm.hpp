@@ -27,6 +27,10 @@ enum class algorithm {
     blocks,       // dense blocks on tensor cores (TCS_SPMM_BSR_TC, BSR_ALG1, any BSR A)
 };
 
+// The block family's row order: its own choice, A's order, or the signature order
+// (lib/ reads TCS_SPMM_REORDER=0 / =1 for it, once per process).
+enum class row_order { automatic, natural, signature };
+
 struct problem {
     bool trans_a = false;  // op(A) = A^T
     bool trans_b = false;  // op(B) = B^T
@@ -42,6 +46,7 @@ struct problem {
     // The caller accepts results that differ from run to run in rounding (cuSPARSE's
     // non-deterministic algorithms): SpMV with opA = T then scatters with atomics.
     bool atomics = false;
+    row_order block_rows = row_order::automatic;
     cudaStream_t stream = nullptr;
     const device_info* device = nullptr;
 };

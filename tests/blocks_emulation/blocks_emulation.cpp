@@ -129,7 +129,7 @@ struct config {
     bool device_scalars = false;
     bool preprocess = true;
     bool families = false;          // DEFAULT's smaller format (no value_index, fewer blocks)
-    const char* reorder = nullptr;  // TCS_SPMM_REORDER, or unset
+    const char* reorder = nullptr;  // TCS_SPMM_REORDER's value ("0" or "1"), or unset
     // BSR: A given as blocks of rbs x cbs (the matrix's rows and columns multiples of them)
     bool bsr = false;
     int rbs = 1, cbs = 1;
@@ -288,10 +288,6 @@ outcome multiply(const operand_a& A, const config& c, std::int64_t m, std::int64
                  const std::vector<double>& b_host, const std::vector<double>& c_host,
                  const tcs::device_info& dev, bool preprocess, std::uint64_t schedule) {
     emu::set_seed(schedule);
-    if (c.reorder)
-        setenv("TCS_SPMM_REORDER", c.reorder, 1);
-    else
-        unsetenv("TCS_SPMM_REORDER");
     const std::int64_t n = c.n;
     // op(B) is k x n: B is k x n, or n x k when transposed; stored in its order with ld.
     const std::int64_t b_rows = c.trans_b ? n : k, b_cols = c.trans_b ? k : n;
@@ -312,6 +308,10 @@ outcome multiply(const operand_a& A, const config& c, std::int64_t m, std::int64
 
     tcs::spmm::problem p;
     p.trans_b = c.trans_b;
+    // What lib/ makes of TCS_SPMM_REORDER=0 / =1.
+    p.block_rows = c.reorder == nullptr   ? tcs::spmm::row_order::automatic
+                   : c.reorder[0] == '0' ? tcs::spmm::row_order::natural
+                                         : tcs::spmm::row_order::signature;
     if (c.bsr) {
         p.a_is_bsr = true;
         p.bsr = A.bsr;

@@ -21,7 +21,6 @@
 #include <algorithm>
 #include <climits>
 #include <cstdint>
-#include <cstdlib>
 
 namespace tcs::spmm::blocks {
 namespace {
@@ -138,18 +137,19 @@ carved carve(const problem& p, const shape& s, void* buffer) {
     return out;
 }
 
-// TCS_SPMM_REORDER=0 keeps A's row order, =1 always takes the signature order; unset
-// (or anything else), the build picks the order with fewer blocks. A diagnostic knob:
+// natural keeps A's row order, signature always takes the signature order; automatic
+// lets the build pick the order with fewer blocks. A diagnostic knob (TCS_SPMM_REORDER):
 // the order changes only the rounding of C.
-formats::reorder_mode reorder_from_environment() {
-    const char* v = std::getenv("TCS_SPMM_REORDER");
-    if (v != nullptr && v[0] == '0' && v[1] == '\0') return formats::reorder_mode::never;
-    if (v != nullptr && v[0] == '1' && v[1] == '\0') return formats::reorder_mode::always;
-    return formats::reorder_mode::automatic;
+formats::reorder_mode reorder_of(row_order order) {
+    switch (order) {
+    case row_order::natural: return formats::reorder_mode::never;
+    case row_order::signature: return formats::reorder_mode::always;
+    default: return formats::reorder_mode::automatic;
+    }
 }
 
 void analyse(const problem& p, const shape& s, const carved& b) {
-    const formats::reorder_mode mode = reorder_from_environment();
+    const formats::reorder_mode mode = reorder_of(p.block_rows);
     if (p.a_is_bsr) {
         formats::bsr_rows rows;
         rows.rows = int(s.m);
