@@ -266,7 +266,7 @@ run() {
   local rc=$?
   cat "$out/summary.md"
   echo "== hypre.sh run: $(( $(date +%s) - t0 ))s, logs in $out"
-  "$root/scripts/pack-out.sh" "$out" summary.md run-info.txt
+  "$root/scripts/pack-out.sh" "$out" summary.md   # summary.md opens with run-info.txt
   return $rc
 }
 
