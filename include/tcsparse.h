@@ -410,7 +410,10 @@ TCS_API tcsStatus_t tcsCreateConstCsr(tcsConstSpMatDescr_t* spMatDescr, int64_t 
                                       cudaDataType valueType);
 
 /** Describes a COO matrix (row and column index arrays of nnz entries each).
- *  Descriptor only in this version: the products return NOT_SUPPORTED for COO. */
+ *  Descriptor only in this version: the products return NOT_SUPPORTED for COO. Host
+ *  only, synchronous. Statuses: SUCCESS; INVALID_VALUE (NULL spMatDescr, negative sizes,
+ *  nnz > rows*cols, NULL arrays with nnz > 0, arrays not aligned to their types, nnz
+ *  whose arrays' bytes pass int64, enums out of range); ALLOC_FAILED. */
 TCS_API tcsStatus_t tcsCreateCoo(tcsSpMatDescr_t* spMatDescr, int64_t rows, int64_t cols,
                                  int64_t nnz, void* cooRowInd, void* cooColInd,
                                  void* cooValues, tcsIndexType_t cooIdxType,
@@ -425,7 +428,9 @@ TCS_API tcsStatus_t tcsCreateCoo(tcsSpMatDescr_t* spMatDescr, int64_t rows, int6
  *  blocks, as in cuSPARSE. SpMM computes with BSR matrices through the block family
  *  (TCS_SPMM_ALG_DEFAULT, TCS_SPMM_BSR_ALG1, TCS_SPMM_BSR_TC; 32-bit indices); SpGEMM
  *  returns NOT_SUPPORTED. Host only, synchronous. Statuses: SUCCESS; INVALID_VALUE (as
- *  tcsCreateCsr's, block sizes < 1); NOT_SUPPORTED (offsets and block columns of
+ *  tcsCreateCsr's, arrays not aligned to their types, block sizes < 1, and sizes whose
+ *  products pass int64: brows*rowBlockSize, bcols*colBlockSize, or the bytes of
+ *  bsrValues, bnnz*rowBlockSize*colBlockSize elements); NOT_SUPPORTED (offsets and block columns of
  *  different widths, as in cuSPARSE); ALLOC_FAILED. */
 TCS_API tcsStatus_t tcsCreateBsr(tcsSpMatDescr_t* spMatDescr, int64_t brows, int64_t bcols,
                                  int64_t bnnz, int64_t rowBlockSize, int64_t colBlockSize,
@@ -480,7 +485,9 @@ TCS_API tcsStatus_t tcsCsrSetPointers(tcsSpMatDescr_t spMatDescr, void* csrRowOf
 /** Describes a rows x cols dense matrix in the caller's device array `values`,
  *  stored column-major (ld >= rows) or row-major (ld >= cols). Host only.
  *  Statuses: SUCCESS; INVALID_VALUE (NULL output, negative sizes, ld too small,
- *  NULL values with rows*cols > 0, enums out of range); ALLOC_FAILED. */
+ *  NULL values with rows*cols > 0, values not aligned to valueType, an array whose
+ *  bytes (ld times cols column-major, ld times rows row-major, times the element size)
+ *  pass int64, enums out of range); ALLOC_FAILED. */
 TCS_API tcsStatus_t tcsCreateDnMat(tcsDnMatDescr_t* dnMatDescr, int64_t rows, int64_t cols,
                                    int64_t ld, void* values, cudaDataType valueType,
                                    tcsOrder_t order);
@@ -501,7 +508,8 @@ TCS_API tcsStatus_t tcsDnMatGet(tcsDnMatDescr_t dnMatDescr, int64_t* rows, int64
 /** Writes the value array pointer. INVALID_VALUE for a const descriptor. */
 TCS_API tcsStatus_t tcsDnMatGetValues(tcsDnMatDescr_t dnMatDescr, void** values);
 
-/** Replaces the value array pointer. */
+/** Replaces the value array pointer (NULL only for an empty matrix; aligned to the
+ *  element type). INVALID_VALUE otherwise, or for a const descriptor. */
 TCS_API tcsStatus_t tcsDnMatSetValues(tcsDnMatDescr_t dnMatDescr, void* values);
 /** \} */
 
