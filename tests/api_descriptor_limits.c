@@ -25,6 +25,18 @@ static const size_t kIndexBytes[] = {4, 8};
 static const cudaDataType kValueTypes[] = {CUDA_R_16F, CUDA_R_16BF, CUDA_R_32F, CUDA_R_64F};
 static const size_t kValueBytes[] = {2, 2, 4, 8};
 
+/* A creation's outcome: a descriptor made is destroyed, a refusal must not have written
+ * one. Returns the status. */
+static tcsStatus_t destroy_sparse(const void* d) { return tcsDestroySpMat((tcsConstSpMatDescr_t)d); }
+static tcsStatus_t destroy_dense(const void* d) { return tcsDestroyDnMat((tcsConstDnMatDescr_t)d); }
+static tcsStatus_t settle(tcsStatus_t st, const void* made, tcsStatus_t (*destroy)(const void*)) {
+    if (st == TCS_STATUS_SUCCESS)
+        assert_ok(destroy(made));
+    else
+        assert_ptr_equal(made, POISON);
+    return st;
+}
+
 static void test_coo_misaligned(void** state) {
     (void)state;
     for (int i = 0; i < 2; ++i)
@@ -42,13 +54,8 @@ static void test_coo_misaligned(void** state) {
                                      which == 1 ? shifted : (void*)col,
                                      which == 2 ? shifted : (void*)val, kIndexTypes[i],
                                      TCS_INDEX_BASE_ZERO, kValueTypes[v]);
-                    if (off % bytes == 0) {
-                        assert_ok(st);
-                        assert_ok(tcsDestroySpMat(d));
-                    } else {
-                        assert_status(st, TCS_STATUS_INVALID_VALUE);
-                        assert_ptr_equal(d, POISON);
-                    }
+                    assert_status(settle(st, d, destroy_sparse),
+                                  off % bytes == 0 ? TCS_STATUS_SUCCESS : TCS_STATUS_INVALID_VALUE);
                 }
             }
 }
@@ -66,13 +73,8 @@ static void test_bsr_misaligned(void** state) {
                         &d, 4, 5, 7, 3, 2, which == 0 ? shifted : ROWS, which == 1 ? shifted : COLS,
                         which == 2 ? shifted : VALS, kIndexTypes[i], kIndexTypes[i],
                         TCS_INDEX_BASE_ZERO, kValueTypes[v], TCS_ORDER_ROW);
-                    if (off % bytes == 0) {
-                        assert_ok(st);
-                        assert_ok(tcsDestroySpMat(d));
-                    } else {
-                        assert_status(st, TCS_STATUS_INVALID_VALUE);
-                        assert_ptr_equal(d, POISON);
-                    }
+                    assert_status(settle(st, d, destroy_sparse),
+                                  off % bytes == 0 ? TCS_STATUS_SUCCESS : TCS_STATUS_INVALID_VALUE);
                 }
 }
 
@@ -82,11 +84,7 @@ static tcsStatus_t make_bsr(int64_t brows, int64_t bcols, int64_t bnnz, int64_t 
     const tcsStatus_t st = tcsCreateBsr(&d, brows, bcols, bnnz, rb, cb, ROWS, COLS, VALS,
                                         TCS_INDEX_64I, TCS_INDEX_64I, TCS_INDEX_BASE_ZERO, vt,
                                         TCS_ORDER_COL);
-    if (st == TCS_STATUS_SUCCESS)
-        assert_ok(tcsDestroySpMat(d));
-    else
-        assert_ptr_equal(d, POISON);
-    return st;
+    return settle(st, d, destroy_sparse);
 }
 
 static void test_bsr_sizes_that_wrap(void** state) {
@@ -118,16 +116,10 @@ static tcsStatus_t make_dense(int64_t rows, int64_t cols, int64_t ld, const void
                               cudaDataType vt, tcsOrder_t order) {
     tcsDnMatDescr_t d = POISON;
     const tcsStatus_t st = tcsCreateDnMat(&d, rows, cols, ld, (void*)values, vt, order);
-    if (st == TCS_STATUS_SUCCESS)
-        assert_ok(tcsDestroyDnMat(d));
-    else
-        assert_ptr_equal(d, POISON);
+    settle(st, d, destroy_dense);
     tcsConstDnMatDescr_t c = POISON;
-    assert_int_equal(tcsCreateConstDnMat(&c, rows, cols, ld, values, vt, order), st);
-    if (st == TCS_STATUS_SUCCESS)
-        assert_ok(tcsDestroyDnMat(c));
-    else
-        assert_ptr_equal(c, POISON);
+    const tcsStatus_t const_st = tcsCreateConstDnMat(&c, rows, cols, ld, values, vt, order);
+    assert_int_equal(settle(const_st, c, destroy_dense), st);
     return st;
 }
 
