@@ -107,15 +107,25 @@ extern "C" {
  *  Every value equals the cuSPARSE (or cuBLAS) value of the same name.
  *  \{ */
 
-/** Status of every call. Values equal cusparseStatus_t. */
+/** Status of every call. Values equal cusparseStatus_t.
+ *
+ *  CUDA errors the caller left pending: the CUDA runtime keeps one last error per host
+ *  thread. If one is pending (cudaPeekAtLastError would return it) when a function
+ *  that enqueues GPU work starts that work (the products' compute and preprocess
+ *  stages, every SpGEMM and SpGEMMreuse stage given a buffer, tcsCheckMatrixCsr),
+ *  the function enqueues nothing and returns TCS_STATUS_EXECUTION_FAILED, leaving the
+ *  error pending for the caller's cudaGetLastError (TCS_LOG_LEVEL=1 names it as the
+ *  caller's); argument errors are still reported first. Size queries and descriptor
+ *  functions do not look at it. tcsparse never consumes a CUDA error it did not cause,
+ *  and never reports its own launches as failed because of one. */
 typedef enum {
     TCS_STATUS_SUCCESS                   = 0,
     TCS_STATUS_NOT_INITIALIZED           = 1,  /**< no usable GPU, or a descriptor that was never created */
     TCS_STATUS_ALLOC_FAILED              = 2,  /**< host or device memory exhausted; the handle stays usable */
     TCS_STATUS_INVALID_VALUE             = 3,  /**< a bad argument (see TCS_LOG_LEVEL for which one) */
-    TCS_STATUS_ARCH_MISMATCH             = 4,  /**< the GPU lacks a feature the call needs */
+    TCS_STATUS_ARCH_MISMATCH             = 4,  /**< the GPU lacks a feature the call needs, or this build of tcsparse has no code for it */
     TCS_STATUS_MAPPING_ERROR             = 5,
-    TCS_STATUS_EXECUTION_FAILED          = 6,  /**< a kernel launch or a CUDA call failed */
+    TCS_STATUS_EXECUTION_FAILED          = 6,  /**< a kernel launch or a CUDA call failed, or the caller left a CUDA error pending (see above) */
     TCS_STATUS_INTERNAL_ERROR            = 7,  /**< a bug in tcsparse: please report it */
     TCS_STATUS_MATRIX_TYPE_NOT_SUPPORTED = 8,
     TCS_STATUS_ZERO_PIVOT                = 9,
@@ -426,7 +436,10 @@ TCS_API tcsStatus_t tcsCreateConstCsr(tcsConstSpMatDescr_t* spMatDescr, int64_t 
                                       cudaDataType valueType);
 
 /** Describes a COO matrix (row and column index arrays of nnz entries each).
- *  Descriptor only in this version: the products return NOT_SUPPORTED for COO. */
+ *  Descriptor only in this version: the products return NOT_SUPPORTED for COO. Host
+ *  only, synchronous. Statuses: SUCCESS; INVALID_VALUE (NULL spMatDescr, negative sizes,
+ *  nnz > rows*cols, NULL arrays with nnz > 0, arrays not aligned to their types, nnz
+ *  whose arrays' bytes pass int64, enums out of range); ALLOC_FAILED. */
 TCS_API tcsStatus_t tcsCreateCoo(tcsSpMatDescr_t* spMatDescr, int64_t rows, int64_t cols,
                                  int64_t nnz, void* cooRowInd, void* cooColInd,
                                  void* cooValues, tcsIndexType_t cooIdxType,
@@ -441,7 +454,9 @@ TCS_API tcsStatus_t tcsCreateCoo(tcsSpMatDescr_t* spMatDescr, int64_t rows, int6
  *  blocks, as in cuSPARSE. SpMM computes with BSR matrices through the block family
  *  (TCS_SPMM_ALG_DEFAULT, TCS_SPMM_BSR_ALG1, TCS_SPMM_BSR_TC; 32-bit indices); SpGEMM
  *  returns NOT_SUPPORTED. Host only, synchronous. Statuses: SUCCESS; INVALID_VALUE (as
- *  tcsCreateCsr's, block sizes < 1); NOT_SUPPORTED (offsets and block columns of
+ *  tcsCreateCsr's, arrays not aligned to their types, block sizes < 1, and sizes whose
+ *  products pass int64: brows*rowBlockSize, bcols*colBlockSize, or the bytes of
+ *  bsrValues, bnnz*rowBlockSize*colBlockSize elements); NOT_SUPPORTED (offsets and block columns of
  *  different widths, as in cuSPARSE); ALLOC_FAILED. */
 TCS_API tcsStatus_t tcsCreateBsr(tcsSpMatDescr_t* spMatDescr, int64_t brows, int64_t bcols,
                                  int64_t bnnz, int64_t rowBlockSize, int64_t colBlockSize,
@@ -496,7 +511,9 @@ TCS_API tcsStatus_t tcsCsrSetPointers(tcsSpMatDescr_t spMatDescr, void* csrRowOf
 /** Describes a rows x cols dense matrix in the caller's device array `values`,
  *  stored column-major (ld >= rows) or row-major (ld >= cols). Host only.
  *  Statuses: SUCCESS; INVALID_VALUE (NULL output, negative sizes, ld too small,
- *  NULL values with rows*cols > 0, enums out of range); ALLOC_FAILED. */
+ *  NULL values with rows*cols > 0, values not aligned to valueType, an array whose
+ *  bytes (ld times cols column-major, ld times rows row-major, times the element size)
+ *  pass int64, enums out of range); ALLOC_FAILED. */
 TCS_API tcsStatus_t tcsCreateDnMat(tcsDnMatDescr_t* dnMatDescr, int64_t rows, int64_t cols,
                                    int64_t ld, void* values, cudaDataType valueType,
                                    tcsOrder_t order);
@@ -517,7 +534,8 @@ TCS_API tcsStatus_t tcsDnMatGet(tcsDnMatDescr_t dnMatDescr, int64_t* rows, int64
 /** Writes the value array pointer. INVALID_VALUE for a const descriptor. */
 TCS_API tcsStatus_t tcsDnMatGetValues(tcsDnMatDescr_t dnMatDescr, void** values);
 
-/** Replaces the value array pointer. */
+/** Replaces the value array pointer (NULL only for an empty matrix; aligned to the
+ *  element type). INVALID_VALUE otherwise, or for a const descriptor. */
 TCS_API tcsStatus_t tcsDnMatSetValues(tcsDnMatDescr_t dnMatDescr, void* values);
 /** \} */
 
@@ -731,7 +749,9 @@ TCS_API tcsStatus_t tcsSpGEMM_destroyDescr(tcsSpGEMMDescr_t descr);
 
 /**
  * Stage 1. With externalBuffer1 == NULL: writes the bytes needed to *bufferSize1 and
- * does nothing else (no GPU work, no synchronization). With a buffer of at least
+ * does nothing else (no GPU work, no synchronization; it asks the CUDA runtime about
+ * the device for CUB's scratch size, so a context an earlier error left unusable gives
+ * EXECUTION_FAILED here, and a GPU this build has no code for ARCH_MISMATCH). With a buffer of at least
  * *bufferSize1 bytes: the analysis, kept in buffer1, which must stay alive and
  * unmodified until tcsSpGEMM_copy; it synchronizes the handle's stream once (to read
  * nnz(C) back). The hash algorithm counts the products of each row of C, groups the
@@ -749,9 +769,12 @@ TCS_API tcsStatus_t tcsSpGEMM_destroyDescr(tcsSpGEMMDescr_t descr);
  * docs/algorithms/spgemm-tiles.md). Statuses: SUCCESS; INVALID_VALUE (NULL or
  * mismatched arguments, enums out of range, incompatible dimensions, buffer smaller than
  * required); NOT_SUPPORTED (op, index or value type not supported); ARCH_MISMATCH
- * (tensor cores on a device below compute capability 8.0); INSUFFICIENT_RESOURCES
- * (beyond 32-bit counts: A's or B's sizes, nnz(C) in a 32-bit C, nnz(C) >= 2^31 for
- * the tile algorithms); EXECUTION_FAILED.
+ * (tensor cores on a device below compute capability 8.0; a GPU this build of tcsparse
+ * has no code for); INSUFFICIENT_RESOURCES (beyond 32-bit counts: A's or B's sizes,
+ * nnz(C) in a 32-bit C, nnz(C) >= 2^31 for the tile algorithms); NOT_INITIALIZED (a
+ * handle or descriptor tcsparse did not create, or one already destroyed);
+ * EXECUTION_FAILED (a CUDA call or launch failed, CUB's size query included, or with a
+ * buffer a CUDA error the caller left pending: see tcsStatus_t).
  */
 TCS_API tcsStatus_t tcsSpGEMM_workEstimation(tcsHandle_t handle, tcsOperation_t opA,
                                              tcsOperation_t opB, const void* alpha,
@@ -983,14 +1006,21 @@ TCS_API tcsStatus_t tcsSpGEMMreuse_compute(tcsHandle_t handle, tcsOperation_t op
  *    range, dimensions that do not match, buffer NULL when the size is > 0);
  *    NOT_SUPPORTED (a format, operation or type combination this version lacks; for the
  *    block family, a row of A holding a column twice, found by preprocess);
- *    ARCH_MISMATCH (the block family on a GPU older than sm_80); INSUFFICIENT_RESOURCES
- *    (a 32-bit CSR A of 2^31 - 1 rows or columns or more; a CSR or BSR A of 2^31
- *    entries or more for the block family); EXECUTION_FAILED.
+ *    ARCH_MISMATCH (the block family on a GPU older than sm_80; any GPU this build of
+ *    tcsparse has no code for, from the stages that run on it); INSUFFICIENT_RESOURCES
+ *    (a 32-bit CSR A of 2^31 - 1 rows or columns or more; C of 2^31 - 1 columns or more;
+ *    a CSR or BSR A of 2^31 entries or more for the block family; a buffer whose size
+ *    passes size_t); NOT_INITIALIZED (a handle or descriptor tcsparse did not create, or
+ *    one already destroyed); EXECUTION_FAILED (a CUDA call or launch failed, or a CUDA
+ *    error the caller left pending: see tcsStatus_t).
  * \{
  */
 
-/** Writes the bytes of external buffer the call needs to *bufferSize. Host only: it
- *  never waits for the GPU. The size depends on the sizes, types, operations, orders
+/** Writes the bytes of external buffer the call needs to *bufferSize. Host only: no GPU
+ *  work, it never waits for the GPU. It does ask the CUDA runtime about the device (the
+ *  block family's CUB scratch sizes): EXECUTION_FAILED where the runtime fails (a
+ *  context an earlier error left unusable), ARCH_MISMATCH where this build has no code
+ *  for the GPU; INSUFFICIENT_RESOURCES as for tcsSpMM (C's columns, a size past size_t). The size depends on the sizes, types, operations, orders
  *  and algorithm, never on values, addresses or A's pattern. With opA = TRANSPOSE, the
  *  transposed copy has 32-bit indices whatever A's width, and building it from 64-bit
  *  column indices takes 4 more bytes of scratch per nonzero. Besides what
@@ -1130,13 +1160,16 @@ TCS_API tcsStatus_t tcsSpMM_getBlockCounts(tcsConstSpMatDescr_t matA, int64_t* b
  *    range, sizes that do not match, buffer NULL when the size is > 0); NOT_SUPPORTED
  *    (a format, index type, algorithm or type combination this version lacks);
  *    INSUFFICIENT_RESOURCES (a 32-bit A of 2^31 - 1 rows or columns or more);
- *    EXECUTION_FAILED.
+ *    ARCH_MISMATCH (a GPU this build of tcsparse has no code for, from preprocess and
+ *    tcsSpMV); NOT_INITIALIZED (a handle or descriptor tcsparse did not create, or one
+ *    already destroyed); EXECUTION_FAILED (a CUDA call or launch failed, or a CUDA error
+ *    the caller left pending: see tcsStatus_t).
  * \{
  */
 
 /** Writes the bytes of external buffer the call needs to *bufferSize (may be 0).
- *  Host only. Depends on the sizes, types (index types included), opA and algorithm,
- *  never on values or addresses. */
+ *  Host only: no GPU work, no CUDA call. Depends on the sizes, types (index types
+ *  included), opA and algorithm, never on values or addresses. */
 TCS_API tcsStatus_t tcsSpMV_bufferSize(tcsHandle_t handle, tcsOperation_t opA,
                                        const void* alpha, tcsConstSpMatDescr_t matA,
                                        tcsConstDnVecDescr_t vecX, const void* beta,

@@ -93,7 +93,16 @@ chk::level level_of(tcsMatrixCheck_t c) {
 
 }  // namespace
 
+void check_device_runs(const tcsContext& h) {
+    if (!h.device.has_code)
+        throw tcs::error(tcs::errc::arch_mismatch,
+                         "this build of tcsparse has no code for the GPU's architecture "
+                         "(CMAKE_CUDA_ARCHITECTURES)");
+    tcs::check_no_pending_error();
+}
+
 void check_input(const tcsContext& h, const tcsSpMatDescr& m, int index, const char* name) {
+    check_device_runs(h);
     if (h.check_scratch == nullptr || m.format != TCS_FORMAT_CSR) return;
     cudaStreamCaptureStatus capture = cudaStreamCaptureStatusNone;
     tcs::check_cuda(cudaStreamIsCapturing(h.stream, &capture), "input check: capture status");
@@ -135,6 +144,7 @@ extern "C" TCS_API tcsStatus_t tcsCheckMatrixCsr(tcsHandle_t handle, tcsConstSpM
     const chk::level lv = level_of(check);
     check_not_null(dataStatus, 3, "dataStatus");
     check_not_null(externalBuffer, 4, "externalBuffer");
+    check_device_runs(*handle);
     const chk::result r = chk::check(csr_arrays_of(*a), lv, externalBuffer, handle->stream);
     log_rule(__func__, 1, "matA", r);
     *dataStatus = static_cast<tcsDataStatus_t>(r.first);

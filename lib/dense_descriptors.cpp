@@ -3,6 +3,8 @@
 #include "objects.hpp"
 #include "views.hpp"
 
+#include <cstdint>
+
 using namespace tcs::api;
 
 namespace {
@@ -18,6 +20,14 @@ tcsDnMatDescr* make_dense(int64_t rows, int64_t cols, int64_t ld, const void* va
     check(ld >= (min_ld > 1 ? min_ld : 1), 3, "ld", "is smaller than the stored dimension");
     check(rows == 0 || cols == 0 || values != nullptr, 4, "values",
           "must not be NULL for a non-empty matrix");
+    check(aligned(values, value_bytes(vt)), 4, "values", "is not aligned to its type");
+    // ld times the other dimension is the span the kernels index: it must be representable
+    // in bytes, so that no offset or size computed from it can wrap.
+    const int64_t lines = order == TCS_ORDER_COL ? cols : rows;
+    int64_t elements = 0, bytes = 0;
+    check(!__builtin_mul_overflow(ld, lines, &elements) &&
+              !__builtin_mul_overflow(elements, int64_t(value_bytes(vt)), &bytes),
+          3, "ld", "times the stored dimension makes the array's bytes pass int64");
     auto* d = new tcsDnMatDescr();
     d->is_const = is_const;
     d->rows = rows;
@@ -99,6 +109,7 @@ extern "C" TCS_API tcsStatus_t tcsDnMatSetValues(tcsDnMatDescr_t dnMatDescr, voi
     tcsDnMatDescr* d = live_dense_mutable(dnMatDescr, 0, "dnMatDescr");
     check(d->rows == 0 || d->cols == 0 || values != nullptr, 1, "values",
           "must not be NULL for a non-empty matrix");
+    check(aligned(values, value_bytes(d->value_type)), 1, "values", "is not aligned to its type");
     d->values = values;
     return TCS_STATUS_SUCCESS;
 } catch (...) {

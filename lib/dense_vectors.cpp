@@ -9,14 +9,9 @@ using namespace tcs::api;
 
 namespace {
 
-bool aligned_to_type(const void* p, cudaDataType t) {
-    const std::uintptr_t bytes = t == CUDA_R_64F ? 8 : t == CUDA_R_32F ? 4 : 2;
-    return reinterpret_cast<std::uintptr_t>(p) % bytes == 0;
-}
-
 void check_values(std::int64_t size, const void* values, cudaDataType vt, int index) {
     check(size == 0 || values != nullptr, index, "values", "must not be NULL when size > 0");
-    check(aligned_to_type(values, vt), index, "values", "is not aligned to its type");
+    check(aligned(values, value_bytes(vt)), index, "values", "is not aligned to its type");
 }
 
 tcsDnVecDescr* make_vector(std::int64_t size, const void* values, cudaDataType vt,

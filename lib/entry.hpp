@@ -16,6 +16,7 @@
 
 #include "tcsparse.h"
 
+#include <cstddef>
 #include <cstdint>
 
 namespace tcs::api {
@@ -75,6 +76,13 @@ bool valid(tcsSpGEMMAlg_t v) noexcept;
 bool valid(tcsSpMMAlg_t v) noexcept;
 bool valid(tcsSpMVAlg_t v) noexcept;
 bool valid_data_type(cudaDataType v) noexcept;  // the four value types tcsparse knows
+// Bytes of one element of a type valid_data_type accepts.
+inline std::size_t value_bytes(cudaDataType t) noexcept {
+    return t == CUDA_R_64F ? 8 : t == CUDA_R_32F ? 4 : 2;
+}
+inline bool aligned(const void* p, std::size_t bytes) noexcept {
+    return reinterpret_cast<std::uintptr_t>(p) % bytes == 0;
+}
 template <class E>
 inline void check_enum(E v, int index, const char* name) {
     check(valid(v), index, name, "value outside the enum");

@@ -17,6 +17,7 @@ extern "C" TCS_API tcsStatus_t tcsCreate(tcsHandle_t* handle) try {
     *handle = nullptr;
     // Read the device first: with no GPU nothing is allocated.
     tcs::device_info device = tcs::query_current_device();
+    device.has_code = tcs::build_has_code_for_current_device();
     auto h = std::make_unique<tcsContext>();
     h->device = device;
     if (input_checking_requested())  // the one device allocation of the library

@@ -18,9 +18,15 @@ bool input_checking_requested() noexcept;
 // Bytes of the scratch a checking handle allocates.
 std::size_t input_check_scratch_bytes();
 
-// With input checking on the handle: checks the CSR matrix `m` (argument `index`,
-// `name`) and throws INVALID_VALUE naming the first broken structural rule and row.
-// Does nothing when the handle does not check.
+// Before any GPU work of a call: ARCH_MISMATCH where this build has no code for the
+// handle's device, EXECUTION_FAILED over a CUDA error the caller left pending (left in
+// place: tcs::check_no_pending_error).
+void check_device_runs(const tcsContext& h);
+
+// Called by every product stage right before its GPU work: check_device_runs, then,
+// with input checking on the handle, checks the CSR matrix
+// `m` (argument `index`, `name`) and throws INVALID_VALUE naming the first broken
+// structural rule and row.
 void check_input(const tcsContext& h, const tcsSpMatDescr& m, int index, const char* name);
 
 }  // namespace tcs::api

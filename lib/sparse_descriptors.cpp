@@ -10,15 +10,18 @@ using namespace tcs::api;
 namespace {
 
 std::size_t index_bytes(tcsIndexType_t t) { return t == TCS_INDEX_16U ? 2 : t == TCS_INDEX_32I ? 4 : 8; }
-std::size_t value_bytes(cudaDataType t) { return t == CUDA_R_64F ? 8 : t == CUDA_R_32F ? 4 : 2; }
-bool aligned(const void* p, std::size_t bytes) {
-    return reinterpret_cast<std::uintptr_t>(p) % bytes == 0;
-}
 // nnz <= rows*cols without overflow: nnz/rows rounded up must not exceed cols
 // (rounded down, 21 entries would fit a 4 x 5 matrix).
 bool fits(std::int64_t nnz, std::int64_t rows, std::int64_t cols) {
     if (rows == 0 || cols == 0) return nnz == 0;
     return nnz / rows + (nnz % rows != 0) <= cols;
+}
+// a*b*c of non-negative sizes, false when it passes int64: the element and byte counts
+// of every array a descriptor describes must be representable, so that no later size
+// computation (a kernel's grid, a buffer's bytes) can wrap.
+bool product_fits(std::int64_t a, std::int64_t b, std::int64_t c = 1) {
+    std::int64_t ab = 0, abc = 0;
+    return !__builtin_mul_overflow(a, b, &ab) && !__builtin_mul_overflow(ab, c, &abc);
 }
 
 
@@ -115,6 +118,13 @@ extern "C" TCS_API tcsStatus_t tcsCreateCoo(tcsSpMatDescr_t* spMatDescr, int64_t
     check(nnz == 0 || cooRowInd != nullptr, 4, "cooRowInd", "must not be NULL when nnz > 0");
     check(nnz == 0 || cooColInd != nullptr, 5, "cooColInd", "must not be NULL when nnz > 0");
     check(nnz == 0 || cooValues != nullptr, 6, "cooValues", "must not be NULL when nnz > 0");
+    check(aligned(cooRowInd, index_bytes(cooIdxType)), 4, "cooRowInd", "is not aligned to its type");
+    check(aligned(cooColInd, index_bytes(cooIdxType)), 5, "cooColInd", "is not aligned to its type");
+    check(aligned(cooValues, value_bytes(valueType)), 6, "cooValues", "is not aligned to its type");
+    check(product_fits(nnz, std::int64_t(index_bytes(cooIdxType))), 3, "nnz",
+          "makes the index arrays' bytes pass int64");
+    check(product_fits(nnz, std::int64_t(value_bytes(valueType))), 3, "nnz",
+          "makes the value array's bytes pass int64");
     auto* d = new tcsSpMatDescr();
     d->format = TCS_FORMAT_COO;
     d->rows = rows;
@@ -157,6 +167,21 @@ extern "C" TCS_API tcsStatus_t tcsCreateBsr(tcsSpMatDescr_t* spMatDescr, int64_t
     check(bnnz == 0 || bsrRowOffsets != nullptr, 6, "bsrRowOffsets", "must not be NULL when bnnz > 0");
     check(bnnz == 0 || bsrColInd != nullptr, 7, "bsrColInd", "must not be NULL when bnnz > 0");
     check(bnnz == 0 || bsrValues != nullptr, 8, "bsrValues", "must not be NULL when bnnz > 0");
+    check(aligned(bsrRowOffsets, index_bytes(bsrRowOffsetsType)), 6, "bsrRowOffsets",
+          "is not aligned to its type");
+    check(aligned(bsrColInd, index_bytes(bsrColIndType)), 7, "bsrColInd", "is not aligned to its type");
+    check(aligned(bsrValues, value_bytes(valueType)), 8, "bsrValues", "is not aligned to its type");
+    check(product_fits(brows, rowBlockSize), 4, "rowBlockSize",
+          "makes brows*rowBlockSize pass int64");
+    check(product_fits(bcols, colBlockSize), 5, "colBlockSize",
+          "makes bcols*colBlockSize pass int64");
+    check(product_fits(rowBlockSize, colBlockSize, std::int64_t(value_bytes(valueType))), 5,
+          "colBlockSize", "makes a block's bytes pass int64");
+    check(product_fits(bnnz, rowBlockSize * colBlockSize, std::int64_t(value_bytes(valueType))), 3,
+          "bnnz", "makes bsrValues' bytes (bnnz*rowBlockSize*colBlockSize) pass int64");
+    check(product_fits(brows + 1, std::int64_t(index_bytes(bsrRowOffsetsType))) &&
+              product_fits(bnnz, std::int64_t(index_bytes(bsrColIndType))),
+          3, "bnnz", "makes the index arrays' bytes pass int64");
     auto* d = new tcsSpMatDescr();
     d->format = TCS_FORMAT_BSR;
     d->rows = brows;

@@ -235,16 +235,26 @@ code. `libtcsparse_cusparse.so` exports every one of the header's %d functions:
 - **accelerated** (%d): tcsparse runs the call; where an operand is one tcsparse cannot
   hold (a format other than CSR, index arrays of mixed widths, a strided batch, a
   complex or integer type) or tcsparse answers `NOT_SUPPORTED` for valid input (an
-  algorithm value of another format, say), the real cuSPARSE runs it instead, on the
-  same objects;
+  algorithm value of another format, say) or `ARCH_MISMATCH` (a GPU this build of
+  tcsparse has no code for, or one without a feature the call needs), the real cuSPARSE
+  runs it instead, on the same objects;
 - **kept by the shim** (%d): the handle and the descriptors. The shim's objects carry
   the tcsparse object and, made on first need, the real one, built from the same
   pointers; setters change both (docs/migration.md);
 - **forwarded** (%d): the real cuSPARSE runs the call, with the shim's objects replaced
   by their real counterparts.
 
-`NOT_SUPPORTED` comes back only where the real library cannot be loaded (then
-`TCS_LOG_LEVEL=1` says why). With `TCS_LOG_LEVEL=2` every accelerated call is traced as
+The library that sized a buffer can use it: a size query tcsparse answers
+(`cusparseSpMV_bufferSize`, `cusparseSpMM_bufferSize`, the size query of
+`cusparseSpGEMM_workEstimation` and `cusparseSpGEMMreuse_workEstimation`) returns the
+larger of tcsparse's and cuSPARSE's sizes, because a call tcsparse sized may still go to
+cuSPARSE when it runs (`TCS_CHECK_INPUTS=1` while the stream is captured, the block
+SpMM finding a column twice in a row of A, a GPU without tcsparse code). Such a call
+goes to cuSPARSE only where cuSPARSE's own size query for it succeeds; otherwise
+tcsparse's status comes back. An SpGEMM protocol's later stages stay with the library
+its workEstimation ran on.
+`NOT_SUPPORTED` and `ARCH_MISMATCH` come back only there and where the real library
+cannot be loaded (then `TCS_LOG_LEVEL=1` says why). With `TCS_LOG_LEVEL=2` every accelerated call is traced as
 `tcsparse: tcsX` and every call the real library runs as `tcsparse: cusparseX -> cuSPARSE`.
 64-bit indices (row offsets and columns both `CUSPARSE_INDEX_64I`, PyTorch's default)
 run on tcsparse in SpMV, SpMM and SpGEMM, whose kernels read them as stored; a 64-bit

@@ -7,19 +7,56 @@
  * goes to cuSPARSE. The stateless products decide per call: the same arguments always
  * go the same way, so a buffer sized by one library is used by that library. An SpGEMM
  * descriptor decides at each protocol's workEstimation and keeps that library until
- * the next one: its later stages follow, whatever their operands. */
+ * the next one: its later stages follow, whatever their operands.
+ *
+ * The library that sized a buffer must be able to use it. A stage tcsparse sized may
+ * still hand over at run time: TCS_CHECK_INPUTS=1 while the stream is captured, the
+ * block family finding a column twice in a row of A, a GPU this build of tcsparse has
+ * no code for (ARCH_MISMATCH). So a size query tcsparse answers returns the larger of
+ * its size and cuSPARSE's, and a call handed over at run time goes to cuSPARSE only
+ * where cuSPARSE could size it (then the caller's buffer holds its size); otherwise it
+ * returns tcsparse's status. */
 #include "shim.h"
 
 #include <stdlib.h>
 
-/* The routing of a stateless call: tcsparse's status where it ran and answered
- * anything but NOT_SUPPORTED, else the real library's (NOT_SUPPORTED without one). */
-#define TCS_SHIM_ACCELERATE(accelerable, tcs_call, forward_call)                        \
+/* Whether tcsparse's status sends the call to the real library: valid input tcsparse
+ * does not implement (NOT_SUPPORTED) or cannot run on this GPU (ARCH_MISMATCH: no code
+ * in this build for its architecture, or a feature it lacks), with cuSPARSE there. */
+static int hand_over(cusparseStatus_t status) {
+    return (status == CUSPARSE_STATUS_NOT_SUPPORTED || status == CUSPARSE_STATUS_ARCH_MISMATCH) &&
+           tcs_shim_real_available();
+}
+
+/* The routing of a stateless call: tcsparse's status where it ran and did not hand
+ * over, else the real library's (tcsparse's status without one). `real_sizes` is
+ * cuSPARSE's size query for the same arguments into a size_t* named real_size_: where
+ * it fails, the caller's buffer was sized by tcsparse alone and the call stays here. */
+#define TCS_SHIM_ACCELERATE(accelerable, tcs_call, real_sizes, forward_call)            \
     do {                                                                                 \
         if (accelerable) {                                                               \
             const cusparseStatus_t status_ = TCS_SHIM_STATUS(tcs_call);                  \
-            if (status_ != CUSPARSE_STATUS_NOT_SUPPORTED || !tcs_shim_real_available())  \
+            if (!hand_over(status_)) return status_;                                     \
+            size_t real_size_value_ = 0, *real_size_ = &real_size_value_;                \
+            if ((real_sizes) != CUSPARSE_STATUS_SUCCESS) return status_;                 \
+        }                                                                                \
+        return forward_call;                                                             \
+    } while (0)
+
+/* A stateless size query: where tcsparse answers, the larger of its size and cuSPARSE's
+ * (computed by `real_sizes` into real_size_), so that either library can use the
+ * buffer. */
+#define TCS_SHIM_SIZE(accelerable, tcs_call, size, real_sizes, forward_call)            \
+    do {                                                                                 \
+        if (accelerable) {                                                               \
+            const cusparseStatus_t status_ = TCS_SHIM_STATUS(tcs_call);                  \
+            if (!hand_over(status_)) {                                                   \
+                size_t real_size_value_ = 0, *real_size_ = &real_size_value_;            \
+                if (status_ == CUSPARSE_STATUS_SUCCESS && tcs_shim_real_available() &&   \
+                    (real_sizes) == CUSPARSE_STATUS_SUCCESS && real_size_value_ > *(size)) \
+                    *(size) = real_size_value_;                                          \
                 return status_;                                                          \
+            }                                                                            \
         }                                                                                \
         return forward_call;                                                             \
     } while (0)
@@ -46,6 +83,9 @@ static spmm_operands spmm_operands_of(cusparseHandle_t handle, cusparseConstSpMa
 #define TCS_SHIM_SPMM_ARGS(k)                                                             \
     k.handle, (tcsOperation_t)opA, (tcsOperation_t)opB, alpha, k.a, k.b, beta, k.c,       \
         computeType, (tcsSpMMAlg_t)alg
+#define TCS_SHIM_SPMM_REAL_SIZE(size)                                                     \
+    tcs_shim_forward_cusparseSpMM_bufferSize(handle, opA, opB, alpha, matA, matB, beta, matC, \
+                                             computeType, alg, size)
 
 cusparseStatus_t CUSPARSEAPI cusparseSpMM_bufferSize(
     cusparseHandle_t handle, cusparseOperation_t opA, cusparseOperation_t opB, const void* alpha,
@@ -53,10 +93,9 @@ cusparseStatus_t CUSPARSEAPI cusparseSpMM_bufferSize(
     cusparseDnMatDescr_t matC, cudaDataType computeType, cusparseSpMMAlg_t alg,
     size_t* bufferSize) {
     const spmm_operands k = spmm_operands_of(handle, matA, matB, matC);
-    TCS_SHIM_ACCELERATE(k.ok, tcsSpMM_bufferSize(TCS_SHIM_SPMM_ARGS(k), bufferSize),
-                        tcs_shim_forward_cusparseSpMM_bufferSize(handle, opA, opB, alpha, matA,
-                                                                 matB, beta, matC, computeType,
-                                                                 alg, bufferSize));
+    TCS_SHIM_SIZE(k.ok, tcsSpMM_bufferSize(TCS_SHIM_SPMM_ARGS(k), bufferSize), bufferSize,
+                  TCS_SHIM_SPMM_REAL_SIZE(real_size_),
+                  TCS_SHIM_SPMM_REAL_SIZE(bufferSize));
 }
 
 cusparseStatus_t CUSPARSEAPI cusparseSpMM_preprocess(
@@ -66,6 +105,7 @@ cusparseStatus_t CUSPARSEAPI cusparseSpMM_preprocess(
     void* externalBuffer) {
     const spmm_operands k = spmm_operands_of(handle, matA, matB, matC);
     TCS_SHIM_ACCELERATE(k.ok, tcsSpMM_preprocess(TCS_SHIM_SPMM_ARGS(k), externalBuffer),
+                        TCS_SHIM_SPMM_REAL_SIZE(real_size_),
                         tcs_shim_forward_cusparseSpMM_preprocess(handle, opA, opB, alpha, matA,
                                                                  matB, beta, matC, computeType,
                                                                  alg, externalBuffer));
@@ -79,6 +119,7 @@ cusparseStatus_t CUSPARSEAPI cusparseSpMM(cusparseHandle_t handle, cusparseOpera
                                           cusparseSpMMAlg_t alg, void* externalBuffer) {
     const spmm_operands k = spmm_operands_of(handle, matA, matB, matC);
     TCS_SHIM_ACCELERATE(k.ok, tcsSpMM(TCS_SHIM_SPMM_ARGS(k), externalBuffer),
+                        TCS_SHIM_SPMM_REAL_SIZE(real_size_),
                         tcs_shim_forward_cusparseSpMM(handle, opA, opB, alpha, matA, matB, beta,
                                                       matC, computeType, alg, externalBuffer));
 }
@@ -103,6 +144,9 @@ static spmv_operands spmv_operands_of(cusparseHandle_t handle, cusparseConstSpMa
 
 #define TCS_SHIM_SPMV_ARGS(k)                                                             \
     k.handle, (tcsOperation_t)opA, alpha, k.a, k.x, beta, k.y, computeType, (tcsSpMVAlg_t)alg
+#define TCS_SHIM_SPMV_REAL_SIZE(size)                                                     \
+    tcs_shim_forward_cusparseSpMV_bufferSize(handle, opA, alpha, matA, vecX, beta, vecY,  \
+                                             computeType, alg, size)
 
 cusparseStatus_t CUSPARSEAPI cusparseSpMV_bufferSize(
     cusparseHandle_t handle, cusparseOperation_t opA, const void* alpha,
@@ -110,10 +154,8 @@ cusparseStatus_t CUSPARSEAPI cusparseSpMV_bufferSize(
     cusparseDnVecDescr_t vecY, cudaDataType computeType, cusparseSpMVAlg_t alg,
     size_t* bufferSize) {
     const spmv_operands k = spmv_operands_of(handle, matA, vecX, vecY);
-    TCS_SHIM_ACCELERATE(k.ok, tcsSpMV_bufferSize(TCS_SHIM_SPMV_ARGS(k), bufferSize),
-                        tcs_shim_forward_cusparseSpMV_bufferSize(handle, opA, alpha, matA, vecX,
-                                                                 beta, vecY, computeType, alg,
-                                                                 bufferSize));
+    TCS_SHIM_SIZE(k.ok, tcsSpMV_bufferSize(TCS_SHIM_SPMV_ARGS(k), bufferSize), bufferSize,
+                  TCS_SHIM_SPMV_REAL_SIZE(real_size_), TCS_SHIM_SPMV_REAL_SIZE(bufferSize));
 }
 
 cusparseStatus_t CUSPARSEAPI cusparseSpMV_preprocess(
@@ -123,6 +165,7 @@ cusparseStatus_t CUSPARSEAPI cusparseSpMV_preprocess(
     void* externalBuffer) {
     const spmv_operands k = spmv_operands_of(handle, matA, vecX, vecY);
     TCS_SHIM_ACCELERATE(k.ok, tcsSpMV_preprocess(TCS_SHIM_SPMV_ARGS(k), externalBuffer),
+                        TCS_SHIM_SPMV_REAL_SIZE(real_size_),
                         tcs_shim_forward_cusparseSpMV_preprocess(handle, opA, alpha, matA, vecX,
                                                                  beta, vecY, computeType, alg,
                                                                  externalBuffer));
@@ -135,6 +178,7 @@ cusparseStatus_t CUSPARSEAPI cusparseSpMV(cusparseHandle_t handle, cusparseOpera
                                           cusparseSpMVAlg_t alg, void* externalBuffer) {
     const spmv_operands k = spmv_operands_of(handle, matA, vecX, vecY);
     TCS_SHIM_ACCELERATE(k.ok, tcsSpMV(TCS_SHIM_SPMV_ARGS(k), externalBuffer),
+                        TCS_SHIM_SPMV_REAL_SIZE(real_size_),
                         tcs_shim_forward_cusparseSpMV(handle, opA, alpha, matA, vecX, beta, vecY,
                                                       computeType, alg, externalBuffer));
 }
@@ -187,13 +231,23 @@ static spgemm_operands spgemm_operands_of(cusparseHandle_t handle, cusparseConst
 }
 
 /* Which library a protocol's first stage goes to: tcsparse where it takes the
- * operands and does not answer NOT_SUPPORTED. *on_real keeps the choice for the
- * later stages. */
-#define TCS_SHIM_START(k, on_real, tcs_call, forward_call)                               \
+ * operands and does not hand over. *on_real keeps the choice for the later stages.
+ * The stage's size query (buffer NULL) answered by tcsparse gives the larger of the
+ * two libraries' sizes; a call with a buffer that tcsparse hands over goes to cuSPARSE
+ * only where cuSPARSE's size query (`real_sizes`, into real_size_) succeeds. */
+#define TCS_SHIM_START(k, on_real, buffer, size, tcs_call, real_sizes, forward_call)   \
     do {                                                                                 \
         if (k.ok) {                                                                      \
             const cusparseStatus_t status_ = TCS_SHIM_STATUS(tcs_call);                  \
-            if (status_ != CUSPARSE_STATUS_NOT_SUPPORTED || !tcs_shim_real_available()) {\
+            int stay_ = !hand_over(status_);                                             \
+            size_t real_size_value_ = 0, *real_size_ = &real_size_value_;                \
+            if (stay_ && status_ == CUSPARSE_STATUS_SUCCESS && (buffer) == NULL &&       \
+                tcs_shim_real_available() && (real_sizes) == CUSPARSE_STATUS_SUCCESS &&  \
+                real_size_value_ > *(size))                                              \
+                *(size) = real_size_value_;                                              \
+            if (!stay_ && (buffer) != NULL && (real_sizes) != CUSPARSE_STATUS_SUCCESS)   \
+                stay_ = 1;                                                               \
+            if (stay_) {                                                                 \
                 if (k.shim != NULL) k.shim->on_real = 0;                                 \
                 return status_;                                                          \
             }                                                                            \
@@ -218,8 +272,10 @@ cusparseStatus_t CUSPARSEAPI cusparseSpGEMM_workEstimation(
     cusparseSpMatDescr_t matC, cudaDataType computeType, cusparseSpGEMMAlg_t alg,
     cusparseSpGEMMDescr_t spgemmDescr, size_t* bufferSize1, void* externalBuffer1) {
     const spgemm_operands k = spgemm_operands_of(handle, matA, matB, matC, spgemmDescr);
-    TCS_SHIM_START(k, plain_on_real,
+    TCS_SHIM_START(k, plain_on_real, externalBuffer1, bufferSize1,
                    tcsSpGEMM_workEstimation(TCS_SHIM_SPGEMM_ARGS(k), bufferSize1, externalBuffer1),
+                   tcs_shim_forward_cusparseSpGEMM_workEstimation(TCS_SHIM_SPGEMM_FORWARD,
+                                                                  real_size_, NULL),
                    tcs_shim_forward_cusparseSpGEMM_workEstimation(TCS_SHIM_SPGEMM_FORWARD,
                                                                   bufferSize1, externalBuffer1));
 }
@@ -286,9 +342,11 @@ cusparseStatus_t CUSPARSEAPI cusparseSpGEMMreuse_workEstimation(
     cusparseSpGEMMAlg_t alg, cusparseSpGEMMDescr_t spgemmDescr, size_t* bufferSize1,
     void* externalBuffer1) {
     const spgemm_operands k = spgemm_operands_of(handle, matA, matB, matC, spgemmDescr);
-    TCS_SHIM_START(k, reuse_on_real,
+    TCS_SHIM_START(k, reuse_on_real, externalBuffer1, bufferSize1,
                    tcsSpGEMMreuse_workEstimation(TCS_SHIM_REUSE_ARGS(k), bufferSize1,
                                                  externalBuffer1),
+                   tcs_shim_forward_cusparseSpGEMMreuse_workEstimation(TCS_SHIM_REUSE_FORWARD,
+                                                                       real_size_, NULL),
                    tcs_shim_forward_cusparseSpGEMMreuse_workEstimation(
                        TCS_SHIM_REUSE_FORWARD, bufferSize1, externalBuffer1));
 }

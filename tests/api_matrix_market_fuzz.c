@@ -82,6 +82,9 @@ static void test_hand_written(void** state) {
         {"size_junk.mtx", "%%MatrixMarket matrix coordinate real general\n3 3 1 x\n1 1 1\n", 0},
         {"size_overflow.mtx", "%%MatrixMarket matrix coordinate real general\n99999999999999999999999 3 1\n1 1 1\n", 0},
         {"rows_beyond_32bit.mtx", "%%MatrixMarket matrix coordinate real general\n4000000000 3 1\n1 1 1\n", 0},
+        /* 512 MB of offsets and 1 entry: refused, whatever memory there is. */
+        {"rows_beyond_cap.mtx", "%%MatrixMarket matrix coordinate real general\n134217729 3 1\n1 1 1\n", 0},
+        {"rows_at_cap.mtx", "%%MatrixMarket matrix coordinate real general\n134217728 3 1\n134217728 3 1\n", 1},
         {"billions_claimed.mtx", "%%MatrixMarket matrix coordinate real general\n100000 100000 2000000000\n1 1 1\n", 0},
         {"entries_beyond_32bit.mtx", "%%MatrixMarket matrix coordinate pattern symmetric\n100000 100000 1500000000\n1 1\n", 0},
         {"symmetric_rect.mtx", "%%MatrixMarket matrix coordinate real symmetric\n3 4 1\n1 1 1\n", 0},
@@ -110,6 +113,27 @@ static void test_hand_written(void** state) {
         read_checked(&failed);
         assert_int_equal(failed, 1);
     }
+}
+
+/* The issue 38 file: 70 bytes declaring 2147483646 x 2147483646 with no entries. It is
+ * refused for its height before anything of that size is allocated (not for lack of
+ * memory under this test's 4 GB address space), and the rows that fit the cap are read
+ * with offsets only. */
+static void test_header_cannot_allocate(void** state) {
+    (void)state;
+    const char* text = "%%MatrixMarket matrix coordinate real general\n2147483646 2147483646 0\n";
+    write_file("tall_empty.mtx", text, strlen(text));
+    tcst_csr m;
+    char err[512] = "";
+    assert_int_not_equal(tcst_mm_read(path, 7, &m, err, sizeof err), 0);
+    if (strstr(err, "TCST_MM_MAX_ROWS") == NULL) fail_msg("refused for another reason: %s", err);
+    const char* fits = "%%MatrixMarket matrix coordinate real general\n1000000 1000000 0\n";
+    write_file("tall_fits.mtx", fits, strlen(fits));
+    assert_int_equal(tcst_mm_read(path, 7, &m, err, sizeof err), 0);
+    assert_int_equal(m.rows, 1000000);
+    assert_int_equal(m.nnz, 0);
+    assert_int_equal(m.row_ptr[m.rows], 0);
+    tcst_csr_free(&m);
 }
 
 /* 1000 mutations of the valid file; the reader never crashes and never gives an invalid
@@ -175,6 +199,7 @@ static int teardown(void** state) {
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_hand_written),
+        cmocka_unit_test(test_header_cannot_allocate),
         cmocka_unit_test(test_mutations),
     };
     return cmocka_run_group_tests(tests, setup, teardown);

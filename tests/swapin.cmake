@@ -146,6 +146,16 @@ if(TARGET tcsparse_cusparse)
   add_test(NAME swapin_interleaved_same_results
            COMMAND sh ${TCS_SWAPIN_DIR}/compare_runs.sh $<TARGET_FILE:tcsparse_cusparse>
                    $<TARGET_FILE:interleaved_cusparse> ${Python3_EXECUTABLE})
+  # The shim's size queries cover the real cuSPARSE's, and calls tcsparse sized but
+  # hands over at run time (TCS_CHECK_INPUTS=1 under stream capture) run on cuSPARSE
+  # within that buffer.
+  tcs_swapin_program(swapin_buffer_owner ${TCS_SWAPIN_DIR}/buffer_owner.c shim tcs_test_support
+                     ${CMAKE_DL_LIBS})
+  target_compile_definitions(swapin_buffer_owner PRIVATE DISABLE_CUSPARSE_DEPRECATED
+    TCS_REAL_CUSPARSE="$<TARGET_FILE:CUDA::cusparse>")
+  add_test(NAME swapin_buffer_owner COMMAND swapin_buffer_owner)
+  set_tests_properties(swapin_buffer_owner PROPERTIES LABELS gpu SKIP_RETURN_CODE 77 TIMEOUT 600
+                       ENVIRONMENT "TCS_CHECK_INPUTS=1")
   set_tests_properties(swapin_preload swapin_interleaved swapin_interleaved_cusparse
                        swapin_interleaved_preload swapin_interleaved_same_results
                        PROPERTIES LABELS gpu SKIP_RETURN_CODE 77 TIMEOUT 600)

@@ -149,6 +149,7 @@ template <class R, class C, class V>
 void pass_rows(const csr_arrays& a, const C* columns, const V* values, bool ordered, report* rep,
                cudaStream_t s) {
     if (a.rows == 0) return;
+    check_no_pending_error();
     rows_kernel<R, C, V><<<blocks_for(a.rows, kThreads / 32), kThreads, 0, s>>>(
         static_cast<const R*>(a.row_ptr), columns, values, a.rows, a.cols, a.nnz, a.base, ordered,
         rep);
@@ -191,6 +192,7 @@ result run(const csr_arrays& a, level lv, void* buffer, cudaStream_t s) {
     const layout b = carve(a, lv, buffer);
     reset(b.rep, s);
     if (a.row_ptr != nullptr) {
+        check_no_pending_error();
         offsets_kernel<R><<<blocks_for(a.rows + 1, kThreads), kThreads, 0, s>>>(
             static_cast<const R*>(a.row_ptr), a.rows, a.nnz, a.base, b.rep);
         check_launch("check: offsets");
@@ -199,6 +201,7 @@ result run(const csr_arrays& a, level lv, void* buffer, cudaStream_t s) {
     report host = read_back(b.rep, s);
     if (lv == level::unique && a.nnz > 0 && (host.broken & kStructure) == 0) {
         // Valid offsets and columns: sort each row's columns and look for equal neighbours.
+        check_no_pending_error();
         widen_kernel<C><<<blocks_for(a.nnz, kThreads), kThreads, 0, s>>>(
             static_cast<const C*>(a.col_idx), a.nnz, b.keys);
         check_launch("check: widen");

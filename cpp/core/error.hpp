@@ -47,6 +47,7 @@ inline errc errc_from_cuda(cudaError_t e) noexcept {
     case cudaErrorInsufficientDriver:
     case cudaErrorInitializationError: return errc::not_initialized;
     case cudaErrorNoKernelImageForDevice:
+    case cudaErrorInvalidDeviceFunction:  // a kernel without code for this device
     case cudaErrorUnsupportedPtxVersion: return errc::arch_mismatch;
     default: return errc::execution_failed;
     }
@@ -59,7 +60,20 @@ inline void check_cuda(cudaError_t e, const char* what) {
     }
 }
 
-// After a kernel launch: reports launch-configuration errors without synchronizing.
-inline void check_launch(const char* what) { check_cuda(cudaPeekAtLastError(), what); }
+// The CUDA runtime keeps one last error per host thread. One that is pending when a
+// tcsparse call starts is the caller's: the call refuses to run (execution_failed)
+// and leaves it pending, for the caller's cudaGetLastError. tcsparse never consumes it,
+// and never reports a launch of its own as failed because of it.
+inline void check_no_pending_error() {
+    const cudaError_t pending = cudaPeekAtLastError();
+    if (pending != cudaSuccess)
+        throw error(errc::execution_failed,
+                    "a CUDA error the caller left pending (still pending: cudaGetLastError returns it)",
+                    pending);
+}
+
+// After a kernel launch: reports launch-configuration errors without synchronizing. The
+// launch helpers call check_no_pending_error first, so the error taken here is ours.
+inline void check_launch(const char* what) { check_cuda(cudaGetLastError(), what); }
 
 }  // namespace tcs

@@ -42,6 +42,7 @@ int resident_blocks(Kernel kernel, int threads, std::size_t smem) {
 template <class... Params, class... Args>
 void launch(const char* what, void (*kernel)(Params...), int grid, int threads, std::size_t smem,
             cudaStream_t stream, Args... args) {
+    check_no_pending_error();
     kernel<<<grid, threads, smem, stream>>>(args...);
     check_launch(what);
 }

@@ -17,6 +17,7 @@
 #include "spmm/csr/product.hpp"
 #include "tcs_test_support.h"
 
+#include <climits>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -212,7 +213,59 @@ tcst_csr mixed(std::int64_t rows, std::int64_t cols, int max_len, int long_every
     return m;
 }
 
+// The size query (issue 38, item 7): C's columns are bounded (2^31, as A's sizes are) and
+// every size product is checked, so that no n makes the buffer's bytes wrap to a small
+// SUCCESS. Sizes only: nothing is read from the fake arrays.
+void check_buffer_bounds(const tcs::device_info& dev) {
+    std::printf("  buffer bounds\n");
+    const spmm::algorithm algs[] = {spmm::algorithm::merge_path, spmm::algorithm::row_split,
+                                    spmm::algorithm::automatic};
+    for (spmm::algorithm alg : algs)
+        for (int trans = 0; trans < 2; ++trans) {
+            const std::int64_t ns[] = {std::int64_t(1) << 62, std::int64_t(1) << 31,
+                                       std::int64_t(INT_MAX), std::int64_t(INT_MAX) - 1};
+            for (std::int64_t n : ns) {
+                spmm::problem p;
+                p.a.rows = 70000;
+                p.a.cols = 50000;
+                p.a.nnz = 900000;
+                p.a.row_ptr = reinterpret_cast<void*>(std::uintptr_t(0x10000));
+                p.a.col_idx = reinterpret_cast<void*>(std::uintptr_t(0x20000));
+                p.a.values = reinterpret_cast<void*>(std::uintptr_t(0x30000));
+                p.a.type = value_type::f32;
+                p.trans_a = trans != 0;
+                const std::int64_t m = trans ? p.a.cols : p.a.rows, k = trans ? p.a.rows : p.a.cols;
+                p.b = {k, n, k, reinterpret_cast<void*>(std::uintptr_t(0x40000)), p.a.type, false};
+                p.c = {m, n, m, reinterpret_cast<void*>(std::uintptr_t(0x50000)), p.a.type, false};
+                p.compute = p.a.type;
+                p.alg = alg;
+                p.device = &dev;
+                std::size_t bytes = 0;
+                tcs::errc code = tcs::errc(0);
+                try {
+                    bytes = spmm::csr::buffer_size(p);
+                } catch (const tcs::error& e) {
+                    code = e.code();
+                }
+                const bool bounded = n >= INT_MAX;
+                // Merge-path keeps a record of n accumulators per segment: at least n * 4
+                // bytes, never a wrapped count. (Row-split takes so wide a C 32 columns
+                // at a time: its copies are those of 32 columns.)
+                const bool ok = bounded ? code == tcs::errc::insufficient_resources
+                                        : code == tcs::errc(0) &&
+                                              (alg != spmm::algorithm::merge_path ||
+                                               bytes >= std::size_t(n) * 4);
+                if (!ok) {
+                    std::printf("FAIL buffer bounds: %s op %c n=%lld: status %d, %zu bytes\n",
+                                alg_name(alg), trans ? 'T' : 'N', (long long)n, int(code), bytes);
+                    ++failures;
+                }
+            }
+        }
+}
+
 void run_suite(const tcs::device_info& dev) {
+    check_buffer_bounds(dev);
     tcst_csr a = mixed(300, 260, 9, 61, 250, seed);
     tcst_csr runs;  // consecutive rows with one pattern: row-split's windows of runs
     if (tcst_gen_stencil27(5, 5, 4, 4, seed + 1, &runs) != 0) std::abort();

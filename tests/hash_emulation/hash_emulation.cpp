@@ -11,9 +11,12 @@
 #include "emulated_indices.hpp"
 #include "emulation_check.hpp"
 #include "simt.hpp"
+#include "spgemm/hash/launch.hpp"
 #include "spgemm/plan.hpp"
 #include "tcs_test_support.h"
 
+#include <algorithm>
+#include <climits>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -273,6 +276,56 @@ bool check_budget_sizes(const tcst_csr& a, const tcst_csr& b, const tcs::device_
     return true;
 }
 
+// Sizes near 2^31 (issue 38, items 8 and 9), on the plan's size queries only (nothing
+// is read from the fake arrays): the number of chunks under a budget, computed once in
+// 64 bits here, and the wide rows' bitmaps of B with n within 31 of 2^31 columns.
+bool check_sizes_near_int_max(const tcs::device_info& dev) {
+    std::printf("  %-34s\n", "sizes near 2^31");
+    auto plan = tcs::spgemm::make_hash_plan();
+    const auto fake = [](std::uintptr_t a) { return reinterpret_cast<const void*>(a); };
+    problem p;
+    p.a.row_ptr = fake(0x10000);
+    p.a.col_idx = fake(0x20000);
+    p.a.values = fake(0x30000);
+    p.b = p.a;
+    p.compute = tcs::value_type::f32;
+    p.device = &dev;
+    const std::size_t per_chunk = 16 * sizeof(int);  // kMaxBins counts
+    tcst_rng r;
+    tcst_rng_seed(&r, base_seed + 77);
+    std::vector<std::pair<std::int64_t, double>> budgets = {{1200000000, 0.95}, {2000000000, 0.6},
+                                                            {INT_MAX - 1, 0.5}, {INT_MAX - 1, 0.999}};
+    for (int i = 0; i < 16; ++i)
+        budgets.push_back({(std::int64_t(1) << 30) + std::int64_t(tcst_rng_below(&r, (std::uint64_t(1) << 30) - 1)),
+                           0.3 + 0.69 * double(tcst_rng_below(&r, 1000)) / 1000.0});
+    for (const auto& [m, f] : budgets) {
+        p.a.rows = m;
+        const double rows_d = std::min(double(m), std::max({std::ceil(f * double(m)),
+                                                              std::ceil(double(m) / 1024), 8.0}));
+        const std::int64_t rows = std::int64_t(rows_d), chunks = (m + rows - 1) / rows;
+        CHECK(plan->buffer3_size(p, f) == std::size_t(chunks) * per_chunk,
+              "budget: m = %lld, chunk_fraction %.3f: buffer3 of %zu bytes, not %lld chunks", (long long)m,
+              f, plan->buffer3_size(p, f), (long long)chunks);
+    }
+    p.a.rows = 1000;
+    p.a.cols = 1000;
+    p.a.nnz = 5000;
+    p.b.rows = 1000;
+    p.b.nnz = 100000000;  // rows of C can reach the wide bin: min(n, nnz(B)) bounds them
+    for (std::int64_t n = std::int64_t(INT_MAX) - 31; n <= INT_MAX; ++n) {
+        const std::int64_t words = (n + 31) / 32;
+        CHECK(tcs::spgemm::hash::wide_bitmap_words(int(n)) == words, "n = %lld: %d bitmap words",
+              (long long)n, tcs::spgemm::hash::wide_bitmap_words(int(n)));
+        p.a.cols = p.b.rows;
+        p.b.cols = n;
+        const std::size_t bytes = plan->buffer1_size(p);
+        // One block's bitmap at least, and not what a wrapped count would give.
+        CHECK(bytes >= std::size_t(words) * 4 && bytes < std::size_t(words) * 4 * std::size_t(dev.sm_count) + (1u << 20),
+              "n = %lld: buffer1 of %zu bytes for bitmaps of %lld words", (long long)n, bytes, (long long)words);
+    }
+    return true;
+}
+
 void run_suite(const tcs::device_info& dev, const char* label) {
     std::printf("device: %s (%zu bytes of shared memory per block)\n", label, dev.smem_per_block_optin);
     const std::uint64_t s = base_seed;
@@ -366,6 +419,7 @@ void run_suite(const tcs::device_info& dev, const char* label) {
         o.c_base = 1;
         check("ladder (all bins), 64-bit indices", a, b, o, dev);
         check_budget_sizes(a, b, dev);
+        check_sizes_near_int_max(dev);
         tcst_csr_free(&a);
         tcst_csr_free(&b);
     }

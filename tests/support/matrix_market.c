@@ -158,24 +158,22 @@ static void push(triplets* t, int i, int j, double v) {
 }
 
 /* Counting sort of the triplets by row into out, then sorted rows with duplicates
- * summed. Frees t's arrays as soon as they are no longer needed. */
+ * summed. Frees t's arrays as soon as they are no longer needed. The row offsets are
+ * the only array of the matrix's height: they serve as the cursors too, each row's
+ * start moving to its end as it fills, then everything moves back one row. */
 static int assemble(triplets* t, int64_t rows, int64_t cols, tcst_csr* out) {
     int rc = tcst_csr_alloc(out, rows, cols, t->n);
     if (rc == 0) {
-        for (int64_t e = 0; e < t->n; ++e) out->row_ptr[t->row[e] + 1]++;
-        for (int64_t i = 0; i < rows; ++i) out->row_ptr[i + 1] += out->row_ptr[i];
-        int* next = (int*)malloc(((size_t)rows + 1) * sizeof(int));
-        if (next == NULL) {
-            rc = -1;
-        } else {
-            memcpy(next, out->row_ptr, ((size_t)rows + 1) * sizeof(int));
-            for (int64_t e = 0; e < t->n; ++e) {
-                const int at = next[t->row[e]]++;
-                out->col_idx[at] = t->col[e];
-                out->val[at] = t->val[e];
-            }
-            free(next);
+        int* rp = out->row_ptr;
+        for (int64_t e = 0; e < t->n; ++e) rp[t->row[e] + 1]++;
+        for (int64_t i = 0; i < rows; ++i) rp[i + 1] += rp[i];
+        for (int64_t e = 0; e < t->n; ++e) {
+            const int at = rp[t->row[e]]++;
+            out->col_idx[at] = t->col[e];
+            out->val[at] = t->val[e];
         }
+        memmove(rp + 1, rp, (size_t)rows * sizeof(int));
+        rp[0] = 0;
     }
     free(t->row);
     free(t->col);
@@ -265,6 +263,13 @@ static int read_stream(const char* path, FILE* f, uint64_t pattern_seed, tcst_cs
     }
     if (rows >= TCST_MAX_NNZ || cols > TCST_MAX_NNZ) {
         tcst_i_fail(err, errlen, "%s: %lld x %lld exceeds 32-bit indices", path, rows, cols);
+        goto done;
+    }
+    /* The row offsets are the one array a header sizes by itself (every other grows with
+     * the entries read): a short file must not make the reader allocate gigabytes. */
+    if (rows > TCST_MM_MAX_ROWS) {
+        tcst_i_fail(err, errlen, "%s: %lld rows exceed the reader's cap of %lld (TCST_MM_MAX_ROWS)",
+                    path, rows, (long long)TCST_MM_MAX_ROWS);
         goto done;
     }
     if (sym != SYM_GENERAL && rows != cols) {

@@ -72,7 +72,11 @@ float tcst_bf16_value(uint16_t b);
  * dependency): real, integer or pattern; general, symmetric or skew-symmetric
  * (expanded to full storage). Pattern entries get values from `pattern_seed`
  * (uniform in [-1,1)) or 1.0 when pattern_seed is 0. Duplicates are summed. Complex
- * and array files are rejected with a message in err. Returns 0 on success. */
+ * and array files are rejected with a message in err. Returns 0 on success. Memory
+ * follows the entries actually read, not the header's claims; the one array the header
+ * sizes, the row offsets, is capped: more than TCST_MM_MAX_ROWS rows (2^27, 512 MB of
+ * offsets) are refused with a message. */
+#define TCST_MM_MAX_ROWS ((int64_t)1 << 27)
 int tcst_mm_read(const char* path, uint64_t pattern_seed, tcst_csr* out, char* err, size_t errlen);
 
 /* Directory of the bundled/shared matrices: $TCS_MATRIX_DIR if set, else the

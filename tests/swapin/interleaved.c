@@ -31,36 +31,10 @@
 
 #include "tcs_test_support.h"
 
-static int failures;
+#define SWAPIN_PROGRAM "interleaved"
+#include "checks.h"
+
 static FILE* dump;
-
-#define FAIL(...)                                                                        \
-    do {                                                                                 \
-        fprintf(stderr, "interleaved: line %d: ", __LINE__);                             \
-        fprintf(stderr, __VA_ARGS__);                                                    \
-        fprintf(stderr, "\n");                                                           \
-        ++failures;                                                                      \
-    } while (0)
-
-#define CU(call)                                                                         \
-    do {                                                                                 \
-        const cusparseStatus_t s_ = (call);                                              \
-        if (s_ != CUSPARSE_STATUS_SUCCESS) {                                             \
-            fprintf(stderr, "interleaved: line %d: %s returned %s\n", __LINE__, #call,   \
-                    cusparseGetErrorName(s_));                                           \
-            exit(1);                                                                     \
-        }                                                                                \
-    } while (0)
-
-#define CUDA(call)                                                                       \
-    do {                                                                                 \
-        const cudaError_t e_ = (call);                                                   \
-        if (e_ != cudaSuccess) {                                                         \
-            fprintf(stderr, "interleaved: line %d: %s: %s\n", __LINE__, #call,           \
-                    cudaGetErrorString(e_));                                             \
-            exit(1);                                                                     \
-        }                                                                                \
-    } while (0)
 
 static void* xmalloc(size_t bytes) {
     void* p = malloc(bytes > 0 ? bytes : 1);

@@ -61,7 +61,10 @@ int chunk_rows_of(int m, double f) {
                                   double(kMinChunkRows)});
     return int(std::min(rows, double(m)));
 }
-int chunks_of(int m, int rows) { return rows > 0 ? (m + rows - 1) / rows : 1; }
+// In 64 bits: m + rows - 1 passes int for m near 2^31 (at most m chunks, which fits).
+int chunks_of(int m, int rows) {
+    return rows > 0 ? int((std::int64_t(m) + rows - 1) / rows) : 1;
+}
 
 // The sizes the kernels index with 32-bit integers.
 void check_dimensions(const problem& p) {

@@ -14,6 +14,7 @@
 
 #include <algorithm>
 #include <climits>
+#include <cstdint>
 #include <type_traits>
 
 namespace tcs::spgemm::hash {
@@ -280,7 +281,8 @@ bool wide_bitmap_fits_shared(int n, const device_info& d) {
     return std::size_t(wide_bitmap_words(n)) * 4 <= usable_smem(d);
 }
 
-int wide_bitmap_words(int n) { return (n + 31) / 32; }
+// In 64 bits: n + 31 passes int for n within 31 of 2^31 (the words fit: at most 2^26).
+int wide_bitmap_words(int n) { return int((std::int64_t(n) + 31) / 32); }
 
 void symbolic(const operands& x, const bin_plan& plan, const bin_table& numeric, stats* st,
               const int* perm, int* retry, offset_t* row_nnz, const symbolic_scratch& wide,

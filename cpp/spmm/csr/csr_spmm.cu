@@ -84,14 +84,15 @@ inline constexpr std::int64_t kScatterMinNonzeros = std::int64_t(4) << 20;
 // (rows padded to whole vectors of B's element type).
 std::size_t rowwise_b_bytes(const problem& p, const shape& s) {
     const std::size_t element_bytes = size_of(p.b.type);
-    return s.rowwise_b ? std::size_t(s.k) * std::size_t(rowwise_stride(s.width, element_bytes)) *
-                             element_bytes
+    return s.rowwise_b ? checked_product(std::size_t(s.k),
+                                         std::size_t(rowwise_stride(s.width, element_bytes)),
+                                         element_bytes)
                        : 0;
 }
 std::size_t rowwise_c_bytes(const problem& p, const shape& s) {
-    return s.rowwise_c ? std::size_t(s.m) *
-                             std::size_t(rowwise_stride(s.width, size_of(p.b.type))) *
-                             accumulator_bytes(p)
+    return s.rowwise_c ? checked_product(std::size_t(s.m),
+                                         std::size_t(rowwise_stride(s.width, size_of(p.b.type))),
+                                         accumulator_bytes(p))
                        : 0;
 }
 
@@ -117,6 +118,9 @@ shape shape_of(const problem& p) {
     if (!p.a.one_width()) fail(errc::not_supported, "SpMM: A's offsets and columns differ in width");
     if (p.a.rows >= INT_MAX || p.a.cols >= INT_MAX || s.nnz > INT_MAX)
         fail(errc::insufficient_resources, "SpMM: A has 2^31 or more rows, columns or nonzeros");
+    // Column positions of B and C are int in the kernels' grids and slabs, as A's are; the
+    // strides are int64 and bounded by the descriptors (no ld times rows passes int64).
+    if (s.n >= INT_MAX) fail(errc::insufficient_resources, "SpMM: C has 2^31 or more columns");
     if (may_scatter(p, s.n) && s.nnz >= kScatterMinNonzeros) {
         s.alg = algorithm::scatter;
         return s;
@@ -172,7 +176,8 @@ carved carve(const problem& p, const shape& s, void* buffer) {
         build_bytes = scratch_size.bytes();
     }
     const std::size_t record_bytes =
-        merge ? std::size_t(s.seg.count) * std::size_t(s.n) * accumulator_bytes(p) : 0;
+        merge ? checked_product(std::size_t(s.seg.count), std::size_t(s.n), accumulator_bytes(p))
+              : 0;
     carver kept(buffer);
     char* shared = kept.take<char>(std::max({build_bytes, record_bytes, rowwise_b_bytes(p, s)}));
     if (copy) {
@@ -185,7 +190,7 @@ carved carve(const problem& p, const shape& s, void* buffer) {
         out.long_counts = kept.take<int>(out.long_zeroed);
         for (int tier = 0; tier < 2; ++tier)
             out.long_lists[tier] = kept.take<int>(std::size_t(s.longs.tiers[tier].capacity));
-        out.partials = kept.take<char>(std::size_t(very.partials()) * accumulator_bytes(p));
+        out.partials = kept.take<char>(checked_product(std::size_t(very.partials()), accumulator_bytes(p)));
     }
     if (merge) {
         out.limits = kept.take<int>(std::size_t(s.seg.count) + 1);

@@ -11,6 +11,7 @@ namespace tcs::spmm::csr {
 template <class... Params, class... Args>
 void launch_kernel(const char* name, void (*kernel)(Params...), dim3 grid, dim3 block,
                    cudaStream_t stream, Args... args) {
+    check_no_pending_error();
     kernel<<<grid, block, 0, stream>>>(args...);
     check_launch(name);
 }
