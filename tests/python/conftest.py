@@ -1,0 +1,16 @@
+"""pytest settings of tests/python: the gpu marker, and for ctest an exit status of
+its own (TCS_PYTEST_SKIPPED_STATUS, 77 there) when every selected test was skipped, so
+that a GPU run on a machine without a GPU reports Skipped, not Passed."""
+import os
+
+
+def pytest_configure(config):
+    config.addinivalue_line("markers", "gpu: needs a GPU (skipped without one)")
+
+
+def pytest_sessionfinish(session, exitstatus):
+    status = os.environ.get("TCS_PYTEST_SKIPPED_STATUS")
+    reporter = session.config.pluginmanager.get_plugin("terminalreporter")
+    if status and exitstatus == 0 and reporter is not None:
+        if reporter.stats.get("skipped") and not reporter.stats.get("passed"):
+            session.exitstatus = int(status)
