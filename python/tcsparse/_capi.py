@@ -357,9 +357,9 @@ class _StderrCapture:
                 os.dup2(saved, 2)
                 os.close(saved)
             text = b""
-            if os.lseek(fd, 0, os.SEEK_END):
-                os.lseek(fd, 0, os.SEEK_SET)
-                text = self._file.read()
+            size = os.lseek(fd, 0, os.SEEK_END)
+            if size:
+                text = os.pread(fd, size, 0)
                 os.ftruncate(fd, 0)
                 os.lseek(fd, 0, os.SEEK_SET)
         lines = text.decode(errors="replace").splitlines()

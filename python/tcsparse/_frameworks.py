@@ -36,8 +36,8 @@ class _Cupy:
     def stream(self):
         return self.cp.cuda.get_current_stream().ptr
 
-    def empty(self, shape, dtype, order="C"):
-        return self.cp.empty(shape, dtype=dtype, order=order)
+    def empty(self, shape, dtype):
+        return self.cp.empty(shape, dtype=dtype)
 
     def pointer(self, array):
         return array.__cuda_array_interface__["data"][0]
@@ -92,10 +92,8 @@ class _Torch:
     def stream(self):
         return self.torch.cuda.current_stream().cuda_stream
 
-    def empty(self, shape, dtype, order="C"):
-        tensor = self.torch.empty(shape if order == "C" else tuple(reversed(shape)),
-                                  dtype=getattr(self.torch, dtype), device="cuda")
-        return tensor if order == "C" else tensor.t()
+    def empty(self, shape, dtype):
+        return self.torch.empty(shape, dtype=getattr(self.torch, dtype), device="cuda")
 
     def pointer(self, tensor):
         return tensor.data_ptr()

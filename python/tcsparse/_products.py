@@ -159,7 +159,8 @@ def _host_dtype(*dtypes):
 
 def _csr_to_device(adapter, matrix, dtype):
     import numpy as np
-    matrix = matrix.tocsr()
+    import scipy.sparse as sp
+    matrix = sp.csr_matrix(matrix)
     index = np.int64 if max(matrix.shape + (matrix.nnz,)) >= 2**31 else np.int32
     return adapter.make_csr(adapter.from_host(matrix.indptr.astype(index)),
                             adapter.from_host(matrix.indices.astype(index)),
