@@ -17,9 +17,9 @@ if [ ! -f "$wheel" ]; then
   echo "no wheel: give its path, or put it in .whl/ (pip wheel . -w .whl)" | tee "$log" >&2
   exit 2
 fi
-if [ -z "${TCS_MATRIX_DIR:-}" ] && [ -d "$root/../shared/matrices" ]; then
-  export TCS_MATRIX_DIR="$root/../shared/matrices"
-fi
+for dir in "$root/shared/matrices" "$root/../shared/matrices"; do
+  if [ -z "${TCS_MATRIX_DIR:-}" ] && [ -d "$dir" ]; then export TCS_MATRIX_DIR=$dir; fi
+done
 export TCS_PYTEST_SEED=${TCS_PYTEST_SEED:-$(od -An -N4 -tu4 /dev/urandom | tr -d ' ')}
 venv=$(mktemp -d)/venv
 {
