@@ -4,12 +4,12 @@
 # torch, cupy, numpy, scipy and pytest (--system-site-packages), and runs the package's
 # pytest suite, GPU tests included, against the installed copy (not python/).
 #   scripts/python-gpu-check.sh [WHEEL]      default: the newest .whl/tcsparse-*.whl
-# Log: $OUT/python-gpu-check.log (OUT default: python-gpu-check-out/). Exit: pytest's.
+# Log: $OUT/python-gpu-check.log (OUT default: build/python-gpu-check/). Exit: pytest's.
 # TCS_PYTEST_SEED=<n> repeats a run's random inputs (the log names the seed used).
 set -u
 cd "$(dirname "$0")/.."
 root=$(pwd)
-out=${OUT:-$root/python-gpu-check-out}
+out=${OUT:-$root/build/python-gpu-check}
 mkdir -p "$out"
 log=$out/python-gpu-check.log
 wheel=${1:-$(ls -t .whl/tcsparse-*.whl 2>/dev/null | head -n 1)}
