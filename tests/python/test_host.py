@@ -1,5 +1,5 @@
-"""Host-only tests of python/tcsparse_ctypes.py against the built library (no GPU, no
-numpy): loading, version, error strings, argument errors, descriptor round trips, and
+"""Host-only tests of the package's C API layer (python/tcsparse/_capi.py) against the
+built library (no GPU, no numpy): loading, version, error strings, argument errors, descriptor round trips, and
 that the module's prototypes and enums match tcsparse.h and docs/symbols.txt.
 
 Environment: TCSPARSE_LIBRARY=<path of libtcsparse.so.X.Y.Z> (ctest sets it);
@@ -16,7 +16,7 @@ import unittest
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT / "python"))
-import tcsparse_ctypes as tcs  # noqa: E402
+from tcsparse import _capi as tcs  # noqa: E402
 
 HEADER = (ROOT / "include" / "tcsparse.h").read_text()
 
@@ -72,7 +72,7 @@ class LoadAndVersion(unittest.TestCase):
             tcs.check_version((tcs.EXPECTED_MAJOR + 1) * 10000)
 
     def _load_in_child(self, env):
-        code = "import tcsparse_ctypes as t; lib = t.load(); print(lib.path, lib.version)"
+        code = "from tcsparse import _capi as t; lib = t.load(); print(lib.path, lib.version)"
         env = dict(env, PYTHONPATH=str(ROOT / "python"))
         return subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True)
 

@@ -1,30 +1,34 @@
-"""tcsparse through ctypes: no compiled extension, only libtcsparse.so.<major>.
+"""The C API of libtcsparse through ctypes: every tcs* function, its enums, and the
+library's loading. The package's products (tcsparse.spgemm, spmm, spmv) sit on it; it
+needs no numpy and no GPU, and can be used on its own for calls the products do not
+make (descriptors, tcsCheckMatrixCsr, the SpGEMM reuse protocol).
 
 Loading (first that works):
   1. the file named by the environment variable TCSPARSE_LIBRARY;
-  2. the SONAME libtcsparse.so.<major>, which the dynamic loader looks up in
+  2. the copy installed with the package (tcsparse/lib/libtcsparse.so.<major>);
+  3. the SONAME libtcsparse.so.<major>, which the dynamic loader looks up in
      LD_LIBRARY_PATH, the loader cache and the default folders;
-  3. what ctypes.util.find_library("tcsparse") names.
+  4. what ctypes.util.find_library("tcsparse") names.
 The major version of the loaded library must equal EXPECTED_MAJOR: within a major
 version every function keeps its signature (docs/ABI.md).
 
 Every tcs* function of the C API is an attribute of Library with its argtypes
-declared; a status other than TCS_STATUS_SUCCESS raises TcsError. Enum values are
-module constants with their C names (TCS_INDEX_32I, CUDA_R_64F, ...).
+declared; a status other than TCS_STATUS_SUCCESS raises TcsError, which carries the
+lines the library logged during that call (TCS_LOG_LEVEL, see Library). Enum values
+are module constants with their C names (TCS_INDEX_32I, CUDA_R_64F, ...).
 
-    import tcsparse_ctypes as tcs
-    lib = tcs.load()
-    C = tcs.spgemm(A, B)      # A, B: scipy.sparse CSR; C = A @ B computed on the GPU
-    Y = tcs.spmm(A, X)        # X: numpy 2-D array; Y = A @ X computed on the GPU
-
-spgemm and spmm need numpy and scipy, and the CUDA runtime (libcudart.so) for
-device memory; loading the module and calling the C API need neither.
+    from tcsparse import _capi
+    lib = _capi.load()
+    handle = ctypes.c_void_p()
+    lib.tcsCreate(ctypes.byref(handle))
 """
 import contextlib
 import ctypes
 import ctypes.util
 import enum
 import os
+import sys
+import threading
 
 EXPECTED_MAJOR = 0
 SONAME = "libtcsparse.so.%d" % EXPECTED_MAJOR
@@ -91,6 +95,10 @@ class Math(enum.IntEnum):
     TCS_PEDANTIC_MATH = 2
     TCS_TF32_TENSOR_OP_MATH = 3
     TCS_FP16_TENSOR_OP_MATH = 64
+    DEFAULT = 0
+    PEDANTIC = 2
+    TF32_TENSOR_OP = 3
+    FP16_TENSOR_OP = 64
 
 
 class SpGEMMAlg(enum.IntEnum):
@@ -107,6 +115,11 @@ class SpGEMMAlg(enum.IntEnum):
     # the cuSPARSE spellings (aliases, as the #defines of the C header)
     TCS_SPGEMM_CSR_ALG_DETERMINITIC = 1
     TCS_SPGEMM_CSR_ALG_NONDETERMINITIC = 2
+    # short names for Python callers
+    DEFAULT = 0
+    HASH = 100
+    TILE = 101
+    TILE_TC = 102
 
 
 class SpMMAlg(enum.IntEnum):
@@ -124,6 +137,14 @@ class SpMMAlg(enum.IntEnum):
     TCS_SPMM_CSR_ROWSPLIT = 100
     TCS_SPMM_CSR_MERGE = 101
     TCS_SPMM_BSR_TC = 102
+    # short names for Python callers
+    DEFAULT = 0
+    CSR_ALG1 = 4
+    CSR_ALG2 = 6
+    CSR_ALG3 = 12
+    CSR_ROWSPLIT = 100
+    CSR_MERGE = 101
+    BSR_TC = 102
 
 
 class DataStatus(enum.IntEnum):
@@ -154,6 +175,10 @@ class SpMVAlg(enum.IntEnum):
     TCS_SPMV_COO_ALG2 = 4
     TCS_SPMV_SELL_ALG1 = 5
     TCS_SPMV_BSR_ALG1 = 6
+    # short names for Python callers
+    DEFAULT = 0
+    CSR_ALG1 = 2
+    CSR_ALG2 = 3
 
 
 class DataType(enum.IntEnum):
@@ -174,7 +199,8 @@ class LibraryProperty(enum.IntEnum):
 ENUMS = (Status, PointerMode, Operation, IndexBase, IndexType, Order, Format, Math,
          SpGEMMAlg, SpMMAlg, SpMVAlg, DataStatus, MatrixCheck, DataType, LibraryProperty)
 for _enum in ENUMS:
-    globals().update(_enum.__members__)
+    globals().update((name, member) for name, member in _enum.__members__.items()
+                     if name.startswith(("TCS_", "CUDA_")) or _enum is LibraryProperty)
 
 # Argument codes of the prototypes below, one character per C argument.
 _ARGUMENT_TYPES = {
@@ -255,18 +281,34 @@ _STRING_FUNCTIONS = ("tcsGetErrorName", "tcsGetErrorString")
 
 
 class TcsError(RuntimeError):
-    """A tcs* call returned a status other than TCS_STATUS_SUCCESS."""
+    """A tcs* call returned a status other than TCS_STATUS_SUCCESS.
 
-    def __init__(self, function, status, name, text):
+    function, status (a Status), name and text (the library's name and sentence for
+    the status), and log: the lines the library wrote to stderr during the call (at
+    TCS_LOG_LEVEL >= 1 the failing argument and the rule it broke), without their
+    "tcsparse: " prefix."""
+
+    def __init__(self, function, status, name, text, log=()):
         self.function = function
         self.status = Status(status) if status in Status._value2member_map_ else status
         self.name = name
         self.text = text
-        super().__init__("%s: %s (%s)" % (function, name, text))
+        self.log = list(log)
+        message = "%s: %s (%s)" % (function, name, text)
+        if self.log:
+            message += ": " + "; ".join(self.log)
+        super().__init__(message)
+
+
+class NoGpuError(TcsError):
+    """tcsCreate found no usable GPU or driver (TCS_STATUS_NOT_INITIALIZED)."""
 
 
 class VersionMismatchError(ImportError):
     """The library found has another major version than this module was written for."""
+
+
+PACKAGE_LIBRARY_DIR = os.path.join(os.path.dirname(os.path.abspath(__file__)), "lib")
 
 
 def _candidates(path):
@@ -275,14 +317,67 @@ def _candidates(path):
     if os.environ.get("TCSPARSE_LIBRARY"):
         return [os.environ["TCSPARSE_LIBRARY"]]
     names = [SONAME]
+    packaged = os.path.join(PACKAGE_LIBRARY_DIR, SONAME)
+    if os.path.exists(packaged):
+        names.insert(0, packaged)
     found = ctypes.util.find_library("tcsparse")
     if found and found not in names:
         names.append(found)
     return names
 
 
+_LOG_PREFIX = "tcsparse: "
+
+
+class _StderrCapture:
+    """Takes what is written to file descriptor 2 during a library call, so that an
+    error can carry the library's log line (the library prints it with fprintf to
+    stderr and keeps no last-error record). Text that is not the library's log, and
+    the log itself when the user asked for it (TCS_LOG_LEVEL set before the library
+    was loaded), goes on to the real stderr afterwards. One call at a time per process:
+    descriptor 2 is the process's, so calls through a Library are serialized."""
+
+    def __init__(self, echo_log):
+        self._echo_log = echo_log
+        self._lock = threading.Lock()
+        self._file = None
+
+    def call(self, function, arguments):
+        with self._lock:
+            if self._file is None:
+                import tempfile
+                self._file = tempfile.TemporaryFile()
+            sys.stderr.flush()
+            fd = self._file.fileno()
+            saved = os.dup(2)
+            os.dup2(fd, 2)
+            try:
+                status = function(*arguments)
+            finally:
+                os.dup2(saved, 2)
+                os.close(saved)
+            text = b""
+            size = os.lseek(fd, 0, os.SEEK_END)
+            if size:
+                text = os.pread(fd, size, 0)
+                os.ftruncate(fd, 0)
+                os.lseek(fd, 0, os.SEEK_SET)
+        lines = text.decode(errors="replace").splitlines()
+        log = [line[len(_LOG_PREFIX):] for line in lines if line.startswith(_LOG_PREFIX)]
+        passed_on = [line for line in lines if self._echo_log or not line.startswith(_LOG_PREFIX)]
+        if passed_on:
+            os.write(2, ("\n".join(passed_on) + "\n").encode())
+        return status, log
+
+
 class Library:
-    """libtcsparse loaded with ctypes; each tcs* function is an attribute."""
+    """libtcsparse loaded with ctypes; each tcs* function is an attribute.
+
+    The library reads TCS_LOG_LEVEL once, at its first call. When the variable is not
+    set, the first call here runs with it at 1 (errors only) and the variable is
+    removed again, so that a TcsError can name the bad argument; what the library logs
+    then is kept in the exception and not printed. When it is set, the log is printed
+    as the user asked (and still kept in the exception)."""
 
     def __init__(self, path=None):
         errors = []
@@ -296,23 +391,36 @@ class Library:
         else:
             raise OSError("tcsparse not found (set TCSPARSE_LIBRARY to its path, or put its "
                           "folder on LD_LIBRARY_PATH): " + "; ".join(errors))
+        user_level = os.environ.get("TCS_LOG_LEVEL")
+        self._capture = _StderrCapture(echo_log=user_level is not None)
         for name, codes in PROTOTYPES.items():
             function = getattr(self._dll, name)
             function.argtypes = [_ARGUMENT_TYPES[c] for c in codes]
             if name in _STRING_FUNCTIONS:
                 function.restype = ctypes.c_char_p
+                setattr(self, name, function)
             else:
                 function.restype = ctypes.c_int
-                function.errcheck = self._check
-            setattr(self, name, function)
-        self.version = self.get_version()
+                setattr(self, name, self._checked(name, function))
+        if user_level is None:
+            os.environ["TCS_LOG_LEVEL"] = "1"
+        try:
+            self.version = self.get_version()
+        finally:
+            if user_level is None:
+                del os.environ["TCS_LOG_LEVEL"]
         check_version(self.version)
 
-    def _check(self, status, function, _arguments):
-        if status != TCS_STATUS_SUCCESS:
-            raise TcsError(function.__name__, status, self.error_name(status),
-                           self.error_string(status))
-        return status
+    def _checked(self, name, function):
+        def call(*arguments):
+            status, log = self._capture.call(function, arguments)
+            if status != TCS_STATUS_SUCCESS:
+                kind = NoGpuError if (name == "tcsCreate" and
+                                      status == TCS_STATUS_NOT_INITIALIZED) else TcsError
+                raise kind(name, status, self.error_name(status), self.error_string(status), log)
+            return status
+        call.__name__ = name
+        return call
 
     def error_name(self, status):
         """The enumerator name of a status, e.g. 'TCS_STATUS_INVALID_VALUE'."""
@@ -330,7 +438,7 @@ class Library:
 
     @contextlib.contextmanager
     def handle(self):
-        """A tcsHandle_t for the duration of a with block (TcsError without a GPU)."""
+        """A tcsHandle_t for the duration of a with block (NoGpuError without a GPU)."""
         handle = ctypes.c_void_p()
         self.tcsCreate(ctypes.byref(handle))
         try:
@@ -459,193 +567,3 @@ def cuda_runtime():
     if _cuda is None:
         _cuda = CudaRuntime()
     return _cuda
-
-
-# ---------------------------------------------------------------------------------
-# Helpers: scipy/numpy in, scipy/numpy out, the product computed by tcsparse.
-# ---------------------------------------------------------------------------------
-
-def _value_type(np, *dtypes):
-    dtype = np.result_type(*dtypes)
-    if dtype == np.float32:
-        return np.dtype(np.float32), CUDA_R_32F, ctypes.c_float
-    return np.dtype(np.float64), CUDA_R_64F, ctypes.c_double
-
-
-def _describe_csr(lib, cuda, stack, np, matrix, dtype, value_type, base):
-    """Uploads a scipy CSR matrix (32-bit indices, shifted to `base`) and describes it."""
-    rows, cols = matrix.shape
-    descr = ctypes.c_void_p()
-    lib.tcsCreateConstCsr(
-        ctypes.byref(descr), rows, cols, matrix.nnz,
-        cuda.upload(stack, np.ascontiguousarray(matrix.indptr + base, dtype=np.int32)),
-        cuda.upload(stack, np.ascontiguousarray(matrix.indices + base, dtype=np.int32)),
-        cuda.upload(stack, np.ascontiguousarray(matrix.data, dtype=dtype)),
-        TCS_INDEX_32I, TCS_INDEX_32I, base, value_type)
-    stack.callback(lib.tcsDestroySpMat, descr)
-    return descr
-
-
-def _check_32bit(matrix):
-    if matrix.nnz >= 2**31 or max(matrix.shape) >= 2**31:
-        raise ValueError("tcsparse computes with 32-bit indices: the matrix is too large")
-
-
-def spgemm(a, b, alpha=1.0, index_base=0, alg=None, lib=None):
-    """alpha * a @ b for scipy.sparse matrices, computed on the GPU through the full
-    SpGEMM protocol. float32 inputs give a float32 result, anything else float64.
-    index_base (0 or 1) is the base of the arrays handed to the library. Entries
-    whose products cancel are kept as explicit zeros (tcsparse keeps the symbolic
-    pattern). Returns a scipy.sparse.csr_matrix with sorted column indices."""
-    import numpy as np
-    import scipy.sparse as sp
-
-    lib = lib or load()
-    cuda = cuda_runtime()
-    alg = SpGEMMAlg.TCS_SPGEMM_DEFAULT if alg is None else alg
-    a = sp.csr_matrix(a)
-    b = sp.csr_matrix(b)
-    if a.shape[1] != b.shape[0]:
-        raise ValueError("shapes %s and %s do not multiply" % (a.shape, b.shape))
-    _check_32bit(a)
-    _check_32bit(b)
-    dtype, value_type, scalar = _value_type(np, a.dtype, b.dtype)
-    m, n = a.shape[0], b.shape[1]
-    alpha_value, beta_value = scalar(alpha), scalar(0)
-    op = TCS_OPERATION_NON_TRANSPOSE
-
-    with lib.handle() as handle, contextlib.ExitStack() as stack:
-        mat_a = _describe_csr(lib, cuda, stack, np, a, dtype, value_type, index_base)
-        mat_b = _describe_csr(lib, cuda, stack, np, b, dtype, value_type, index_base)
-        c_row_ptr = cuda.allocate(stack, 4 * (m + 1))
-        mat_c = ctypes.c_void_p()
-        lib.tcsCreateCsr(ctypes.byref(mat_c), m, n, 0, c_row_ptr, None, None,
-                         TCS_INDEX_32I, TCS_INDEX_32I, index_base, value_type)
-        stack.callback(lib.tcsDestroySpMat, mat_c)
-        descr = ctypes.c_void_p()
-        lib.tcsSpGEMM_createDescr(ctypes.byref(descr))
-        stack.callback(lib.tcsSpGEMM_destroyDescr, descr)
-
-        common = (handle, op, op, ctypes.byref(alpha_value), mat_a, mat_b,
-                  ctypes.byref(beta_value), mat_c, value_type, alg, descr)
-        size1 = ctypes.c_size_t(0)
-        lib.tcsSpGEMM_workEstimation(*common, ctypes.byref(size1), None)
-        buffer1 = cuda.allocate(stack, size1.value)
-        lib.tcsSpGEMM_workEstimation(*common, ctypes.byref(size1), buffer1)
-        size2 = ctypes.c_size_t(0)
-        lib.tcsSpGEMM_compute(*common, ctypes.byref(size2), None)
-        buffer2 = cuda.allocate(stack, size2.value)
-        lib.tcsSpGEMM_compute(*common, ctypes.byref(size2), buffer2)
-
-        rows, cols, nnz = ctypes.c_int64(), ctypes.c_int64(), ctypes.c_int64()
-        lib.tcsSpMatGetSize(mat_c, ctypes.byref(rows), ctypes.byref(cols), ctypes.byref(nnz))
-        c_columns = cuda.allocate(stack, 4 * nnz.value)
-        c_values = cuda.allocate(stack, dtype.itemsize * nnz.value)
-        lib.tcsCsrSetPointers(mat_c, c_row_ptr, c_columns, c_values)
-        lib.tcsSpGEMM_copy(*common)
-        cuda.synchronize()
-
-        indptr = cuda.download(np.empty(m + 1, dtype=np.int32), c_row_ptr) - index_base
-        indices = cuda.download(np.empty(nnz.value, dtype=np.int32), c_columns) - index_base
-        data = cuda.download(np.empty(nnz.value, dtype=dtype), c_values)
-    return sp.csr_matrix((data, indices, indptr), shape=(m, n))
-
-
-def spmm(a, x, alpha=1.0, beta=0.0, c=None, index_base=0, alg=None, lib=None):
-    """alpha * a @ x + beta * c for a scipy.sparse matrix a and numpy 2-D arrays x and
-    c, computed on the GPU by tcsSpMM. x may be C- or Fortran-ordered (it is handed
-    over in its own order); the result has the order of c, or C order without c.
-    float32 inputs give a float32 result, anything else float64."""
-    import numpy as np
-    import scipy.sparse as sp
-
-    lib = lib or load()
-    cuda = cuda_runtime()
-    alg = SpMMAlg.TCS_SPMM_ALG_DEFAULT if alg is None else alg
-    a = sp.csr_matrix(a)
-    x = np.asarray(x)
-    if x.ndim != 2 or a.shape[1] != x.shape[0]:
-        raise ValueError("shapes %s and %s do not multiply" % (a.shape, x.shape))
-    _check_32bit(a)
-    dtype, value_type, scalar = _value_type(np, a.dtype, x.dtype)
-    m, n = a.shape[0], x.shape[1]
-    alpha_value, beta_value = scalar(alpha), scalar(beta if c is not None else 0)
-    c_order = "F" if c is not None and np.isfortran(c) else "C"
-    x = np.asarray(x, dtype=dtype, order="F" if np.isfortran(x) else "C")
-    c_host = (np.zeros((m, n), dtype=dtype, order=c_order) if c is None
-              else np.array(c, dtype=dtype, order=c_order))
-    if c_host.shape != (m, n):
-        raise ValueError("c has shape %s, expected %s" % (c_host.shape, (m, n)))
-
-    def describe_dense(stack, create, array, pointer):
-        column_major = np.isfortran(array)  # F-contiguous and not C-contiguous
-        rows, cols = array.shape
-        ld = max(rows if column_major else cols, 1)
-        descr = ctypes.c_void_p()
-        create(ctypes.byref(descr), rows, cols, ld, pointer, value_type,
-               TCS_ORDER_COL if column_major else TCS_ORDER_ROW)
-        stack.callback(lib.tcsDestroyDnMat, descr)
-        return descr
-
-    op = TCS_OPERATION_NON_TRANSPOSE
-    with lib.handle() as handle, contextlib.ExitStack() as stack:
-        mat_a = _describe_csr(lib, cuda, stack, np, a, dtype, value_type, index_base)
-        x_device = cuda.upload(stack, x)
-        c_device = cuda.upload(stack, c_host)
-        mat_x = describe_dense(stack, lib.tcsCreateConstDnMat, x, x_device)
-        mat_c = describe_dense(stack, lib.tcsCreateDnMat, c_host, c_device)
-        common = (handle, op, op, ctypes.byref(alpha_value), mat_a, mat_x,
-                  ctypes.byref(beta_value), mat_c, value_type, alg)
-        size = ctypes.c_size_t(0)
-        lib.tcsSpMM_bufferSize(*common, ctypes.byref(size))
-        buffer = cuda.allocate(stack, size.value)
-        lib.tcsSpMM(*common, buffer)
-        cuda.synchronize()
-        cuda.download(c_host, c_device)
-    return c_host
-
-
-def spmv(a, x, alpha=1.0, beta=0.0, y=None, index_base=0, transpose=False, lib=None):
-    """alpha * op(a) @ x + beta * y for a scipy.sparse matrix a and numpy vectors x and y,
-    computed on the GPU by tcsSpMV (op(a) = a.T with transpose=True). float32 inputs
-    give a float32 result, anything else float64."""
-    import numpy as np
-    import scipy.sparse as sp
-
-    lib = lib or load()
-    cuda = cuda_runtime()
-    a = sp.csr_matrix(a)
-    m, k = (a.shape[1], a.shape[0]) if transpose else a.shape
-    x = np.asarray(x)
-    if x.shape != (k,):
-        raise ValueError("x has shape %s, expected %s" % (x.shape, (k,)))
-    _check_32bit(a)
-    dtype, value_type, scalar = _value_type(np, a.dtype, x.dtype)
-    alpha_value, beta_value = scalar(alpha), scalar(beta if y is not None else 0)
-    x = np.ascontiguousarray(x, dtype=dtype)
-    y_host = np.zeros(m, dtype=dtype) if y is None else np.array(y, dtype=dtype)
-    if y_host.shape != (m,):
-        raise ValueError("y has shape %s, expected %s" % (y_host.shape, (m,)))
-
-    def describe_vector(stack, create, array, pointer):
-        descr = ctypes.c_void_p()
-        create(ctypes.byref(descr), array.shape[0], pointer, value_type)
-        stack.callback(lib.tcsDestroyDnVec, descr)
-        return descr
-
-    op = TCS_OPERATION_TRANSPOSE if transpose else TCS_OPERATION_NON_TRANSPOSE
-    with lib.handle() as handle, contextlib.ExitStack() as stack:
-        mat_a = _describe_csr(lib, cuda, stack, np, a, dtype, value_type, index_base)
-        x_device = cuda.upload(stack, x)
-        y_device = cuda.upload(stack, y_host)
-        vec_x = describe_vector(stack, lib.tcsCreateConstDnVec, x, x_device)
-        vec_y = describe_vector(stack, lib.tcsCreateDnVec, y_host, y_device)
-        common = (handle, op, ctypes.byref(alpha_value), mat_a, vec_x, ctypes.byref(beta_value),
-                  vec_y, value_type, TCS_SPMV_ALG_DEFAULT)
-        size = ctypes.c_size_t(0)
-        lib.tcsSpMV_bufferSize(*common, ctypes.byref(size))
-        buffer = cuda.allocate(stack, size.value)
-        lib.tcsSpMV(*common, buffer)
-        cuda.synchronize()
-        cuda.download(y_host, y_device)
-    return y_host
