@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""The documentation against the code (test docs_match_code, label host).
+"""The documentation against the code (ctest docs_match_code, tests/source_checks.cmake).
 
 Fails, naming each fault, where:
   1. an enumerator or an alias (#define TCS_...) of include/tcsparse.h, statuses included,
