@@ -722,12 +722,13 @@ TCS_API tcsStatus_t tcsSpGEMM_destroyDescr(tcsSpGEMMDescr_t descr);
  * rows by work and runs the symbolic pass that yields nnz per row of C and C's row
  * offsets. The tile algorithms convert A and B to 8x8 bitmap tiles on the GPU and
  * count each row of C from the tiles' bitmaps. TCS_SPGEMM_DEFAULT chooses: fp16/bf16
- * data take the tile algorithm on tensor cores; otherwise, when A or B has fewer than 25
+ * data take the tile algorithm on tensor cores; otherwise, when A or B has fewer than 20
  * entries per row on average, the hash algorithm, decided on the host; for the others
- * the size query asks for room for either algorithm, and this call measures the entries
- * per 8x8 tile on a sample of A's and B's panels (one more synchronization) and takes
- * the tile algorithm on tensor cores when both have at least 16 (the rule and its data:
- * docs/algorithms/spgemm-tiles.md). Statuses: SUCCESS; INVALID_VALUE (NULL or
+ * the size query asks for room for either algorithm, and this call converts A and B to
+ * tiles, counting them exactly, and takes the tile algorithm on tensor cores when both
+ * have at least 8 entries per nonempty tile, else runs the hash algorithm's analysis in
+ * the same buffer after the tile plan's synchronization (one more; the rule and its
+ * data: docs/algorithms/spgemm-tiles.md). Statuses: SUCCESS; INVALID_VALUE (NULL or
  * mismatched arguments, enums out of range, incompatible dimensions, buffer smaller than
  * required); NOT_SUPPORTED (op, index or value type not supported); ARCH_MISMATCH
  * (tensor cores on a device below compute capability 8.0); INSUFFICIENT_RESOURCES
