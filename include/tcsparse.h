@@ -762,10 +762,10 @@ TCS_API tcsStatus_t tcsSpGEMM_destroyDescr(tcsSpGEMMDescr_t descr);
  * on the host, when A or B has fewer than 20 entries per row on average or A's columns
  * number at least twice both A's rows and B's columns (a short-fat A times a
  * tall-skinny B, as an AMG restriction times A*P); for the others the size query asks
- * for room for either algorithm, and this call converts A and B to tiles, counts their
- * entries per nonempty 8x8 tile exactly and takes the tile algorithm on tensor cores
- * when both have at least 8, else runs the hash algorithm's analysis after the
- * conversion (no extra synchronization either way; the rule and its data:
+ * for room for either algorithm, and this call converts A and B to tiles, counting them
+ * exactly, and takes the tile algorithm on tensor cores when both have at least 8
+ * entries per nonempty tile, else runs the hash algorithm's analysis in the same buffer
+ * after the tile plan's synchronization (one more; the rule and its data:
  * docs/algorithms/spgemm-tiles.md). Statuses: SUCCESS; INVALID_VALUE (NULL or
  * mismatched arguments, enums out of range, incompatible dimensions, buffer smaller than
  * required); NOT_SUPPORTED (op, index or value type not supported); ARCH_MISMATCH

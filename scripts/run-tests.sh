@@ -1,13 +1,18 @@
 #!/usr/bin/env bash
-# Builds tcsparse and runs every test. On a machine without a GPU the GPU tests
-# (ctest label "gpu") report "Skipped"; on a GPU machine they run.
-# Installs what a fresh Debian/Ubuntu machine lacks (cmocka) when run as root.
+# Builds tcsparse and its tests into build/ (the folder scripts/run-example.sh uses, so
+# what it compiled is reused) and runs every test CI runs. On a machine without a GPU
+# the GPU tests (ctest label "gpu") report "Skipped"; on a GPU machine they run.
+# Installs what a fresh Debian/Ubuntu machine lacks (cmocka) when run as root; CMake
+# >= 3.25 comes from PyPI into .deps/ when the machine's is missing or older.
 # Usage: scripts/run-tests.sh [build-dir]
 set -euo pipefail
 cd "$(dirname "$0")/.."
+root=$(pwd)
+tool=run-tests
 build=${1:-build}
 
-if [ ! -f /usr/include/cmocka.h ] && [ -z "$(ls /usr/lib/*/cmake/cmocka/cmocka-config.cmake 2>/dev/null)" ]; then
+. "$root/scripts/build-env.sh"
+if ! tcs_have_cmocka; then
   if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then
     apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq libcmocka-dev >/dev/null
   else
@@ -15,17 +20,20 @@ if [ ! -f /usr/include/cmocka.h ] && [ -z "$(ls /usr/lib/*/cmake/cmocka/cmocka-c
     exit 1
   fi
 fi
-
-jobs=$(nproc 2>/dev/null || echo 2)
-cmake -S . -B "$build" -DCMAKE_BUILD_TYPE=Release
-cmake --build "$build" -j "$jobs"
+tcs_find_nvcc
+tcs_find_cmake
+tcs_configure "$build" ON
+# `all` holds only what a test of this run starts (gpu_spgemm_tiles_emulated, which
+# only `ctest -L emulation` runs, is built by that label's own fixture).
+"$cmake_bin" --build "$build" -j "$jobs"
 
 # A run that discovers no test is a failure, not a pass.
-count=$(ctest --test-dir "$build" -N | sed -n 's/^Total Tests: //p')
+count=$("$ctest_bin" --test-dir "$build" -N | sed -n 's/^Total Tests: //p')
 if [ "${count:-0}" -eq 0 ]; then
   echo "no tests were found" >&2
   exit 1
 fi
-# The `emulation` label (a GPU test run whole on the CPU's SIMT emulation) takes tens of
-# minutes: `ctest -L emulation` runs it on purpose.
-ctest --test-dir "$build" --output-on-failure -j "$jobs" -LE emulation
+# The `emulation` label (GPU tests run whole on the CPU's SIMT emulation, and the full
+# sweep of tiles_emulation, whose quick half runs here) takes tens of minutes:
+# `ctest -L emulation` runs it on purpose, as scripts/gpu-check.sh does.
+"$ctest_bin" --test-dir "$build" --output-on-failure -j "$jobs" -LE emulation

@@ -20,6 +20,10 @@ add_test(NAME tcs_fortran_module
                  -P ${CMAKE_CURRENT_LIST_DIR}/fortran/check_module.cmake)
 set_tests_properties(tcs_fortran_module PROPERTIES LABELS host TIMEOUT 60)
 
+if(NOT TCS_FORTRAN)
+  message(STATUS "TCS_FORTRAN is off: the Fortran programs (tcs_fortran_host, _test) are not built")
+  return()
+endif()
 include(CheckLanguage)
 check_language(Fortran)
 if(NOT CMAKE_Fortran_COMPILER)

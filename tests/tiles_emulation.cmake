@@ -3,6 +3,9 @@
 # tests/hash_emulation/emu (fibers per thread, warp collectives as rendezvous, mma.sync
 # computed from the PTX fragment definitions) and checked against the CPU reference.
 # It needs no GPU; the GPU test gpu_spgemm_tiles covers what it cannot see.
+#   tiles_emulation       (host)       TCS_TEST_QUICK: one of its two device shapes, by the
+#                                      seed, in the default run and CI
+#   tiles_emulation_full  (emulation)  both shapes: `ctest -L emulation`, scripts/gpu-check.sh
 if(CMAKE_SYSTEM_NAME STREQUAL "Linux")
   set(TCS_TILES_EMU_KERNELS
       ${PROJECT_SOURCE_DIR}/cpp/formats/bitmap_tiles.cu
@@ -23,14 +26,18 @@ if(CMAKE_SYSTEM_NAME STREQUAL "Linux")
   target_link_libraries(tiles_emulation PRIVATE tcs_test_support)
   target_compile_options(tiles_emulation PRIVATE -Wno-unknown-pragmas -Wno-unused-but-set-variable)
   add_test(NAME tiles_emulation COMMAND tiles_emulation)
-  set_tests_properties(tiles_emulation PROPERTIES LABELS host TIMEOUT 900)
+  set_tests_properties(tiles_emulation PROPERTIES LABELS host TIMEOUT 900 ENVIRONMENT "TCS_TEST_QUICK=1")
+  add_test(NAME tiles_emulation_full COMMAND tiles_emulation)
+  set_tests_properties(tiles_emulation_full PROPERTIES LABELS emulation TIMEOUT 1800)
   tcs_emulation_asan_test(tiles_emulation)
 endif()
 
 # gpu_spgemm_tiles_emulated: the GPU test gpu_spgemm_tiles.c itself, through the public
 # API, against the library's SpGEMM (the C layer, the default's choice, the hash and
 # tile plans and kernels) compiled for the same CPU emulation. Slow (every warp
-# collective is a rendezvous of 32 fibers), so it is labelled `emulation`, not `host`.
+# collective is a rendezvous of 32 fibers), so it is labelled `emulation`, not `host`, and
+# left out of the default build: the test command never runs it. Its build is a test of
+# the same label (a fixture), so `ctest -L emulation` builds it first.
 if(CMAKE_SYSTEM_NAME STREQUAL "Linux")
   file(GLOB TCS_EMU_LIB_SOURCES ${PROJECT_SOURCE_DIR}/lib/*.cpp)
   # Not the SpMM and SpMV entries (their kernels are not emulated here) nor the GPU
@@ -56,7 +63,12 @@ if(CMAKE_SYSTEM_NAME STREQUAL "Linux")
   target_compile_definitions(gpu_spgemm_tiles_emulated PRIVATE TCS_BUILDING_LIBRARY)
   target_link_libraries(gpu_spgemm_tiles_emulated PRIVATE tcs_test_support ${CMOCKA_LIBRARIES})
   target_compile_options(gpu_spgemm_tiles_emulated PRIVATE -Wno-unknown-pragmas -Wno-unused-but-set-variable)
+  set_target_properties(gpu_spgemm_tiles_emulated PROPERTIES EXCLUDE_FROM_ALL ON)
+  add_test(NAME gpu_spgemm_tiles_emulated_build
+           COMMAND ${CMAKE_COMMAND} --build ${CMAKE_BINARY_DIR} --target gpu_spgemm_tiles_emulated)
+  set_tests_properties(gpu_spgemm_tiles_emulated_build PROPERTIES LABELS emulation TIMEOUT 3600
+                       FIXTURES_SETUP tcs_tiles_emulated_built)
   add_test(NAME gpu_spgemm_tiles_emulated COMMAND gpu_spgemm_tiles_emulated)
   set_tests_properties(gpu_spgemm_tiles_emulated PROPERTIES LABELS emulation TIMEOUT 7200
-                       ENVIRONMENT "TCS_TEST_QUICK=1")
+                       ENVIRONMENT "TCS_TEST_QUICK=1" FIXTURES_REQUIRED tcs_tiles_emulated_built)
 endif()

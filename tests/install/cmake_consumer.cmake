@@ -11,6 +11,15 @@ set(configure ${CMAKE_COMMAND} -S "${SOURCE_DIR}/tests/install/cmake_consumer" -
     -DCMAKE_C_COMPILER=${C_COMPILER} -DCUDAToolkit_ROOT=${CUDA_ROOT} -DCMAKE_PREFIX_PATH=${PREFIX})
 
 tcs_run("configure the consumer" _ COMMAND ${configure} -B "${WORK}/build" -DTCS_REQUIRED_VERSION=${VERSION})
+# A consumer that names no toolkit and has no nvcc on PATH: the package falls back on the
+# toolkit tcsparse was built with. (Where that toolkit is /usr/local/cuda, FindCUDAToolkit
+# finds it without the fallback too; a toolkit elsewhere, as Spack installs it, needs it.)
+tcs_run("configure a consumer that names no CUDA toolkit" output COMMAND
+        ${CMAKE_COMMAND} -E env --unset=CUDAToolkit_ROOT --unset=CUDA_PATH --unset=CUDACXX PATH=/usr/bin:/bin
+        ${CMAKE_COMMAND} -S "${SOURCE_DIR}/tests/install/cmake_consumer" -G "${GENERATOR}"
+        -DCMAKE_C_COMPILER=${C_COMPILER} -DCMAKE_PREFIX_PATH=${PREFIX} -B "${WORK}/build-no-toolkit"
+        -DTCS_REQUIRED_VERSION=${VERSION})
+tcs_run("build the consumer that names no CUDA toolkit" _ COMMAND ${CMAKE_COMMAND} --build "${WORK}/build-no-toolkit")
 tcs_run("build the consumer" _ COMMAND ${CMAKE_COMMAND} --build "${WORK}/build")
 tcs_run("run the C consumer" output COMMAND "${WORK}/build/consumer" "${PREFIX}")
 message("${output}")
