@@ -109,15 +109,14 @@ extern "C" {
 
 /** Status of every call. Values equal cusparseStatus_t.
  *
- *  CUDA errors the caller left pending: the CUDA runtime keeps one last error per host
- *  thread. If one is pending (cudaPeekAtLastError would return it) when a function
- *  that enqueues GPU work starts that work (the products' compute and preprocess
- *  stages, every SpGEMM and SpGEMMreuse stage given a buffer, tcsCheckMatrixCsr),
- *  the function enqueues nothing and returns TCS_STATUS_EXECUTION_FAILED, leaving the
- *  error pending for the caller's cudaGetLastError (TCS_LOG_LEVEL=1 names it as the
- *  caller's); argument errors are still reported first. Size queries and descriptor
- *  functions do not look at it. tcsparse never consumes a CUDA error it did not cause,
- *  and never reports its own launches as failed because of one. */
+ *  CUDA errors the caller left pending: libtcsparse links the CUDA runtime statically,
+ *  so its last-error state (one per host thread and runtime) is its own. An error the
+ *  caller's runtime holds (cudaPeekAtLastError in the caller would return it) is not
+ *  seen by tcsparse: the call runs, is not failed because of it, and the error stays
+ *  pending for the caller's cudaGetLastError (checked on an H200 by gpu_pending_error).
+ *  tcsparse checks its own runtime before a stage's GPU work and takes only errors of
+ *  its own launches. A sticky error (a fault that broke the CUDA context) fails every
+ *  later CUDA call of the process, tcsparse's included: TCS_STATUS_EXECUTION_FAILED. */
 typedef enum {
     TCS_STATUS_SUCCESS                   = 0,
     TCS_STATUS_NOT_INITIALIZED           = 1,  /**< no usable GPU, or a descriptor that was never created */
@@ -125,7 +124,7 @@ typedef enum {
     TCS_STATUS_INVALID_VALUE             = 3,  /**< a bad argument (see TCS_LOG_LEVEL for which one) */
     TCS_STATUS_ARCH_MISMATCH             = 4,  /**< the GPU lacks a feature the call needs, or this build of tcsparse has no code for it */
     TCS_STATUS_MAPPING_ERROR             = 5,
-    TCS_STATUS_EXECUTION_FAILED          = 6,  /**< a kernel launch or a CUDA call failed, or the caller left a CUDA error pending (see above) */
+    TCS_STATUS_EXECUTION_FAILED          = 6,  /**< a kernel launch or a CUDA call failed (a sticky error of the context included: see above) */
     TCS_STATUS_INTERNAL_ERROR            = 7,  /**< a bug in tcsparse: please report it */
     TCS_STATUS_MATRIX_TYPE_NOT_SUPPORTED = 8,
     TCS_STATUS_ZERO_PIVOT                = 9,
@@ -773,8 +772,8 @@ TCS_API tcsStatus_t tcsSpGEMM_destroyDescr(tcsSpGEMMDescr_t descr);
  * has no code for); INSUFFICIENT_RESOURCES (beyond 32-bit counts: A's or B's sizes,
  * nnz(C) in a 32-bit C, nnz(C) >= 2^31 for the tile algorithms); NOT_INITIALIZED (a
  * handle or descriptor tcsparse did not create, or one already destroyed);
- * EXECUTION_FAILED (a CUDA call or launch failed, CUB's size query included, or with a
- * buffer a CUDA error the caller left pending: see tcsStatus_t).
+ * EXECUTION_FAILED (a CUDA call or launch failed, CUB's size query included: see
+ * tcsStatus_t).
  */
 TCS_API tcsStatus_t tcsSpGEMM_workEstimation(tcsHandle_t handle, tcsOperation_t opA,
                                              tcsOperation_t opB, const void* alpha,
@@ -1011,8 +1010,8 @@ TCS_API tcsStatus_t tcsSpGEMMreuse_compute(tcsHandle_t handle, tcsOperation_t op
  *    (a 32-bit CSR A of 2^31 - 1 rows or columns or more; C of 2^31 - 1 columns or more;
  *    a CSR or BSR A of 2^31 entries or more for the block family; a buffer whose size
  *    passes size_t); NOT_INITIALIZED (a handle or descriptor tcsparse did not create, or
- *    one already destroyed); EXECUTION_FAILED (a CUDA call or launch failed, or a CUDA
- *    error the caller left pending: see tcsStatus_t).
+ *    one already destroyed); EXECUTION_FAILED (a CUDA call or launch failed: see
+ *    tcsStatus_t).
  * \{
  */
 
@@ -1162,8 +1161,8 @@ TCS_API tcsStatus_t tcsSpMM_getBlockCounts(tcsConstSpMatDescr_t matA, int64_t* b
  *    INSUFFICIENT_RESOURCES (a 32-bit A of 2^31 - 1 rows or columns or more);
  *    ARCH_MISMATCH (a GPU this build of tcsparse has no code for, from preprocess and
  *    tcsSpMV); NOT_INITIALIZED (a handle or descriptor tcsparse did not create, or one
- *    already destroyed); EXECUTION_FAILED (a CUDA call or launch failed, or a CUDA error
- *    the caller left pending: see tcsStatus_t).
+ *    already destroyed); EXECUTION_FAILED (a CUDA call or launch failed: see
+ *    tcsStatus_t).
  * \{
  */
 

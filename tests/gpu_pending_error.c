@@ -1,12 +1,12 @@
 /* A CUDA error the caller left pending (issue 38, item 2). The runtime keeps one last
- * error per host thread; a failed cudaMalloc leaves cudaErrorMemoryAllocation there.
- * A tcsparse call that would start GPU work then enqueues nothing, returns
- * EXECUTION_FAILED and leaves the error pending: the caller's cudaGetLastError still
- * returns it (the old check_launch consumed it and reported ALLOC_FAILED as tcsparse's).
- * Size queries do not look at it. Once the caller has taken the error, the same calls
- * succeed and meet the CPU reference. SpMV, SpMM (preprocess and compute), SpGEMM's
- * workEstimation and tcsCheckMatrixCsr, on fresh random matrices. Exits 77 (skipped)
- * without a GPU. */
+ * error per host thread and per runtime; a failed cudaMalloc leaves
+ * cudaErrorMemoryAllocation in this program's (the shared libcudart). libtcsparse links
+ * the runtime statically, so it neither sees that error nor clears it: its calls run and
+ * meet the CPU reference while the error is pending, and the caller's cudaGetLastError
+ * still returns the error afterwards, exactly once (tcsparse neither blames itself for
+ * it nor erases it). SpMV, SpMM (preprocess and compute), SpGEMM's workEstimation and
+ * tcsCheckMatrixCsr, on fresh random matrices. Exits 77 (skipped) without a GPU. Under
+ * compute-sanitizer the deliberate failed cudaMalloc is reported as an API error. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -115,6 +115,9 @@ static void check_product(int64_t n) {
 
     for (int pass = 0; pass < 2; ++pass) {
         const int pending = pass == 0;
+        /* Each pass from the same C (beta != 0). */
+        assert_int_equal(cudaMemcpy(dc, c0, (size_t)(m * n) * sizeof(double), cudaMemcpyHostToDevice),
+                         cudaSuccess);
         if (pending) leave_error_pending();
         tcsStatus_t pre, st;
         if (n == 1) {
@@ -129,20 +132,11 @@ static void check_product(int64_t n) {
             st = tcsSpMM(o.h, TCS_OPERATION_NON_TRANSPOSE, TCS_OPERATION_NON_TRANSPOSE, &alpha, o.mat,
                          mb, &beta, mc, CUDA_R_64F, TCS_SPMM_ALG_DEFAULT, buffer);
         }
-        if (pending) {
-            assert_status(pre, TCS_STATUS_EXECUTION_FAILED);
-            assert_status(st, TCS_STATUS_EXECUTION_FAILED);
-            take_pending_error();
-            /* Nothing was enqueued: C is as it was. */
-            double* now = malloc((size_t)(m * n) * sizeof(double));
-            assert_non_null(now);
-            assert_int_equal(tcst_device_download(now, dc, (size_t)(m * n) * sizeof(double)), 0);
-            for (int64_t i = 0; i < m * n; ++i)
-                if (now[i] != c0[i]) fail_msg("n=%lld: C[%lld] written under a pending error", (long long)n, (long long)i);
-            free(now);
-        } else {
-            assert_ok(pre);
-            assert_ok(st);
+        assert_ok(pre);
+        assert_ok(st);
+        /* The caller's error is still there, exactly once: not taken by tcsparse. */
+        if (pending) take_pending_error();
+        {
             assert_int_equal(cudaDeviceSynchronize(), cudaSuccess);
             double* ref = malloc((size_t)(m * n) * sizeof(double));
             double* got = malloc((size_t)(m * n) * sizeof(double));
@@ -216,14 +210,10 @@ static void test_spgemm_and_check(void** state) {
     void* buffer1 = tcst_device_poisoned(bytes1 > 0 ? bytes1 : 1);
     assert_non_null(buffer1);
     leave_error_pending();
-    assert_status(tcsSpGEMM_workEstimation(o.h, TCS_OPERATION_NON_TRANSPOSE, TCS_OPERATION_NON_TRANSPOSE,
-                                           &alpha, o.mat, o.mat, &beta, c, CUDA_R_64F,
-                                           TCS_SPGEMM_DEFAULT, d, &bytes1, buffer1),
-                  TCS_STATUS_EXECUTION_FAILED);
-    take_pending_error();
     assert_ok(tcsSpGEMM_workEstimation(o.h, TCS_OPERATION_NON_TRANSPOSE, TCS_OPERATION_NON_TRANSPOSE,
                                        &alpha, o.mat, o.mat, &beta, c, CUDA_R_64F, TCS_SPGEMM_DEFAULT,
                                        d, &bytes1, buffer1));
+    take_pending_error();
     int64_t products = -1;
     assert_ok(tcsSpGEMM_getNumProducts(d, &products));
     assert_int_equal(products, tcst_ref_num_products(&o.a, &o.a));
@@ -234,11 +224,8 @@ static void test_spgemm_and_check(void** state) {
     assert_non_null(scratch);
     tcsDataStatus_t ds = (tcsDataStatus_t)-1;
     leave_error_pending();
-    assert_status(tcsCheckMatrixCsr(o.h, o.mat, TCS_CHECK_STRUCTURE, &ds, scratch),
-                  TCS_STATUS_EXECUTION_FAILED);
-    take_pending_error();
-    assert_int_equal(ds, (tcsDataStatus_t)-1);
     assert_ok(tcsCheckMatrixCsr(o.h, o.mat, TCS_CHECK_STRUCTURE, &ds, scratch));
+    take_pending_error();
     assert_int_equal(ds, TCS_DATA_STATUS_SUCCESS);
     assert_int_equal(cudaGetLastError(), cudaSuccess);
 
