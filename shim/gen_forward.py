@@ -244,15 +244,17 @@ code. `libtcsparse_cusparse.so` exports every one of the header's %d functions:
 - **forwarded** (%d): the real cuSPARSE runs the call, with the shim's objects replaced
   by their real counterparts.
 
-The library that sized a buffer can use it: a size query tcsparse answers
-(`cusparseSpMV_bufferSize`, `cusparseSpMM_bufferSize`, the size query of
-`cusparseSpGEMM_workEstimation` and `cusparseSpGEMMreuse_workEstimation`) returns the
-larger of tcsparse's and cuSPARSE's sizes, because a call tcsparse sized may still go to
+The library that sized a buffer can use it: a call tcsparse sized may still go to
 cuSPARSE when it runs (`TCS_CHECK_INPUTS=1` while the stream is captured, the block
-SpMM finding a column twice in a row of A, a GPU without tcsparse code). Such a call
-goes to cuSPARSE only where cuSPARSE's own size query for it succeeds; otherwise
-tcsparse's status comes back. An SpGEMM protocol's later stages stay with the library
-its workEstimation ran on.
+SpMM finding a column twice in a row of A, a GPU without tcsparse code). So a size query
+tcsparse answers for SpMV and SpMM (`cusparseSpMV_bufferSize`, `cusparseSpMM_bufferSize`),
+whose later calls do not carry the buffer's size, returns the larger of tcsparse's and
+cuSPARSE's sizes; the SpGEMM stages carry it, so their size queries are tcsparse's alone
+and a `cusparseSpGEMM_workEstimation` or `cusparseSpGEMMreuse_workEstimation` with a
+buffer goes to cuSPARSE only where cuSPARSE's size fits the buffer. A call goes to
+cuSPARSE only where cuSPARSE's own size query for it succeeds; otherwise tcsparse's
+status comes back. An SpGEMM protocol's later stages stay with the library its
+workEstimation ran on.
 `NOT_SUPPORTED` and `ARCH_MISMATCH` come back only there and where the real library
 cannot be loaded (then `TCS_LOG_LEVEL=1` says why). With `TCS_LOG_LEVEL=2` every accelerated call is traced as
 `tcsparse: tcsX` and every call the real library runs as `tcsparse: cusparseX -> cuSPARSE`.

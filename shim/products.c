@@ -12,10 +12,11 @@
  * The library that sized a buffer must be able to use it. A stage tcsparse sized may
  * still hand over at run time: TCS_CHECK_INPUTS=1 while the stream is captured, the
  * block family finding a column twice in a row of A, a GPU this build of tcsparse has
- * no code for (ARCH_MISMATCH). So a size query tcsparse answers returns the larger of
- * its size and cuSPARSE's, and a call handed over at run time goes to cuSPARSE only
- * where cuSPARSE could size it (then the caller's buffer holds its size); otherwise it
- * returns tcsparse's status. */
+ * no code for (ARCH_MISMATCH). SpMM's and SpMV's calls do not carry their buffer's
+ * size, so their size queries that tcsparse answers return the larger of its size and
+ * cuSPARSE's; SpGEMM's stages carry it, so a hand-over checks cuSPARSE's size against
+ * it. A call handed over at run time goes to cuSPARSE only where cuSPARSE could size it
+ * within the caller's buffer; otherwise it returns tcsparse's status. */
 #include "shim.h"
 
 #include <stdlib.h>
@@ -232,20 +233,19 @@ static spgemm_operands spgemm_operands_of(cusparseHandle_t handle, cusparseConst
 
 /* Which library a protocol's first stage goes to: tcsparse where it takes the
  * operands and does not hand over. *on_real keeps the choice for the later stages.
- * The stage's size query (buffer NULL) answered by tcsparse gives the larger of the
- * two libraries' sizes; a call with a buffer that tcsparse hands over goes to cuSPARSE
- * only where cuSPARSE's size query (`real_sizes`, into real_size_) succeeds. */
+ * The stage's size query (buffer NULL) is tcsparse's alone: asking cuSPARSE too cost
+ * every product a cuSPARSE size query, and the first one cuSPARSE's SpGEMM module load
+ * (40 ms in hypre's setup on an H200). A call with a buffer carries the buffer's size,
+ * so one that tcsparse hands over goes to cuSPARSE only where cuSPARSE's size query
+ * (`real_sizes`, into real_size_) succeeds and fits that size. */
 #define TCS_SHIM_START(k, on_real, buffer, size, tcs_call, real_sizes, forward_call)   \
     do {                                                                                 \
         if (k.ok) {                                                                      \
             const cusparseStatus_t status_ = TCS_SHIM_STATUS(tcs_call);                  \
             int stay_ = !hand_over(status_);                                             \
             size_t real_size_value_ = 0, *real_size_ = &real_size_value_;                \
-            if (stay_ && status_ == CUSPARSE_STATUS_SUCCESS && (buffer) == NULL &&       \
-                tcs_shim_real_available() && (real_sizes) == CUSPARSE_STATUS_SUCCESS &&  \
-                real_size_value_ > *(size))                                              \
-                *(size) = real_size_value_;                                              \
-            if (!stay_ && (buffer) != NULL && (real_sizes) != CUSPARSE_STATUS_SUCCESS)   \
+            if (!stay_ && (buffer) != NULL &&                                            \
+                ((real_sizes) != CUSPARSE_STATUS_SUCCESS || real_size_value_ > *(size))) \
                 stay_ = 1;                                                               \
             if (stay_) {                                                                 \
                 if (k.shim != NULL) k.shim->on_real = 0;                                 \
