@@ -26,6 +26,11 @@ venv=$(mktemp -d)/venv
   echo "== $(date -u) wheel $wheel ($(stat -c %s "$wheel") bytes), seed $TCS_PYTEST_SEED"
   nvidia-smi --query-gpu=name,driver_version --format=csv,noheader 2>&1 | head -n 1
   python3 -m venv --system-site-packages "$venv" &&
+    # When python3 is itself a virtual environment's (the GPU machine's, with torch and
+    # cupy), --system-site-packages reaches only the base interpreter's packages: a .pth
+    # file adds python3's own site-packages behind the new environment's.
+    python3 -c 'import site; print("\n".join(site.getsitepackages()))' \
+      > "$("$venv/bin/python" -c 'import sysconfig; print(sysconfig.get_paths()["purelib"])')/zz_parent_site.pth" &&
     "$venv/bin/python" -m pip install --no-index --no-deps "$wheel"
 } > "$log" 2>&1 || { cat "$log"; exit 1; }
 "$venv/bin/python" - >> "$log" 2>&1 <<'PY'
