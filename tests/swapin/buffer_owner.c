@@ -48,8 +48,18 @@ static struct {
                                   size_t*);
 } real;
 
+/* The real cuSPARSE: TCS_CUSPARSE_LIBRARY's, else the build machine's toolkit's file,
+ * else by its SONAME (a GPU machine's toolkit may keep it elsewhere). */
+static const char* real_path = TCS_REAL_CUSPARSE;
+
 static int open_real(void) {
-    void* lib = dlopen(TCS_REAL_CUSPARSE, RTLD_NOW | RTLD_LOCAL);
+    const char* candidates[] = {getenv("TCS_CUSPARSE_LIBRARY"), TCS_REAL_CUSPARSE, "libcusparse.so.12"};
+    void* lib = NULL;
+    for (size_t i = 0; i < sizeof candidates / sizeof candidates[0] && lib == NULL; ++i) {
+        if (candidates[i] == NULL || candidates[i][0] == '\0') continue;
+        lib = dlopen(candidates[i], RTLD_NOW | RTLD_LOCAL);
+        if (lib != NULL) real_path = candidates[i];
+    }
     if (lib == NULL) return 0;
 #define REAL(field, name) *(void**)&real.field = dlsym(lib, name)
     REAL(create, "cusparseCreate");
@@ -249,9 +259,10 @@ int main(void) {
         return 77;
     }
     if (!open_real()) {
-        printf("buffer_owner: %s not usable: skipped\n", TCS_REAL_CUSPARSE);
+        printf("buffer_owner: no usable cuSPARSE (%s, libcusparse.so.12): skipped\n", TCS_REAL_CUSPARSE);
         return 77;
     }
+    printf("buffer_owner: real cuSPARSE %s\n", real_path);
     const uint64_t seed = tcst_fresh_seed();
     printf("buffer_owner: seed %llu (TCST_SEED=%llu reproduces)\n", (unsigned long long)seed,
            (unsigned long long)seed);
