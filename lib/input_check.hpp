@@ -19,8 +19,8 @@ bool input_checking_requested() noexcept;
 std::size_t input_check_scratch_bytes();
 
 // Before any GPU work of a call: ARCH_MISMATCH where this build has no code for the
-// handle's device, EXECUTION_FAILED over a CUDA error the caller left pending (left in
-// place: tcs::check_no_pending_error).
+// handle's device, EXECUTION_FAILED over a CUDA error already pending in tcsparse's own
+// runtime (left in place: tcs::check_no_pending_error).
 void check_device_runs(const tcsContext& h);
 
 // Called by every product stage right before its GPU work: check_device_runs, then,

@@ -18,7 +18,7 @@ bool build_has_code_for_current_device() {
     cudaFuncAttributes attributes{};
     const cudaError_t e = cudaFuncGetAttributes(&attributes, probe_kernel);
     if (e == cudaSuccess) return true;
-    // The failure is ours; an error the caller had left pending stays for the caller.
+    // The failure is ours; an error already pending in this runtime before it stays.
     if (pending == cudaSuccess) (void)cudaGetLastError();
     return e != cudaErrorInvalidDeviceFunction && e != cudaErrorNoKernelImageForDevice;
 }

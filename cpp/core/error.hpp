@@ -60,15 +60,16 @@ inline void check_cuda(cudaError_t e, const char* what) {
     }
 }
 
-// The CUDA runtime keeps one last error per host thread. One that is pending when a
-// tcsparse call starts is the caller's: the call refuses to run (execution_failed)
-// and leaves it pending, for the caller's cudaGetLastError. tcsparse never consumes it,
-// and never reports a launch of its own as failed because of it.
+// The CUDA runtime keeps one last error per host thread and per runtime. libtcsparse
+// links its runtime statically, so a caller's error lives in another runtime and is never
+// seen here; one pending in ours comes from an earlier failure inside tcsparse (an
+// asynchronous fault, say). A stage then refuses to start (execution_failed) and leaves
+// the error in place, and a launch is never reported as failed because of it.
 inline void check_no_pending_error() {
     const cudaError_t pending = cudaPeekAtLastError();
     if (pending != cudaSuccess)
         throw error(errc::execution_failed,
-                    "a CUDA error the caller left pending (still pending: cudaGetLastError returns it)",
+                    "a CUDA error was already pending in tcsparse's runtime (an earlier failure)",
                     pending);
 }
 
