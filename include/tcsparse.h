@@ -750,7 +750,8 @@ TCS_API tcsStatus_t tcsSpGEMM_destroyDescr(tcsSpGEMMDescr_t descr);
  * Stage 1. With externalBuffer1 == NULL: writes the bytes needed to *bufferSize1 and
  * does nothing else (no GPU work, no synchronization; it asks the CUDA runtime about
  * the device for CUB's scratch size, so a context an earlier error left unusable gives
- * EXECUTION_FAILED here, and a GPU this build has no code for ARCH_MISMATCH). With a buffer of at least
+ * EXECUTION_FAILED here; on a GPU this build has no code for, this call, size query
+ * included, answers ARCH_MISMATCH, known since tcsCreate). With a buffer of at least
  * *bufferSize1 bytes: the analysis, kept in buffer1, which must stay alive and
  * unmodified until tcsSpGEMM_copy; it synchronizes the handle's stream once (to read
  * nnz(C) back). The hash algorithm counts the products of each row of C, groups the
@@ -908,7 +909,9 @@ TCS_API tcsStatus_t tcsSpGEMM_copy(tcsHandle_t handle, tcsOperation_t opA, tcsOp
  * INVALID_VALUE (NULL or mismatched arguments, enums out of range, incompatible
  * dimensions, a buffer smaller than required); NOT_SUPPORTED (op, format, index or
  * value type not supported); INSUFFICIENT_RESOURCES (beyond 32-bit counts);
- * EXECUTION_FAILED.
+ * ARCH_MISMATCH (a GPU this build of tcsparse has no code for, size query included);
+ * NOT_INITIALIZED (a handle or descriptor tcsparse did not create, or one already
+ * destroyed); EXECUTION_FAILED.
  */
 TCS_API tcsStatus_t tcsSpGEMMreuse_workEstimation(tcsHandle_t handle, tcsOperation_t opA,
                                                   tcsOperation_t opB, tcsConstSpMatDescr_t matA,

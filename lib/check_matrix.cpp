@@ -93,11 +93,15 @@ chk::level level_of(tcsMatrixCheck_t c) {
 
 }  // namespace
 
-void check_device_runs(const tcsContext& h) {
+void check_device_code(const tcsContext& h) {
     if (!h.device.has_code)
         throw tcs::error(tcs::errc::arch_mismatch,
                          "this build of tcsparse has no code for the GPU's architecture "
                          "(CMAKE_CUDA_ARCHITECTURES)");
+}
+
+void check_device_runs(const tcsContext& h) {
+    check_device_code(h);
     tcs::check_no_pending_error();
 }
 

@@ -18,6 +18,11 @@ bool input_checking_requested() noexcept;
 // Bytes of the scratch a checking handle allocates.
 std::size_t input_check_scratch_bytes();
 
+// ARCH_MISMATCH where this build has no code for the handle's device (a host-side
+// fact, known since tcsCreate): the products' size queries ask it first, so that a
+// caller that can take another library (the shim) learns it before sizing a buffer.
+void check_device_code(const tcsContext& h);
+
 // Before any GPU work of a call: ARCH_MISMATCH where this build has no code for the
 // handle's device, EXECUTION_FAILED over a CUDA error already pending in tcsparse's own
 // runtime (left in place: tcs::check_no_pending_error).

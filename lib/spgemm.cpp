@@ -171,6 +171,8 @@ extern "C" TCS_API tcsStatus_t tcsSpGEMM_workEstimation(
                       (long long)k.b->rows, (long long)k.b->cols, (long long)k.b->nnz, int(alg),
                       externalBuffer1 ? "buffer" : "size query");
     tcsSpGEMMDescr& d = *k.descr;
+    // The protocol's first call, size query included, tells a GPU without code apart.
+    check_device_code(*k.handle);
     // workEstimation starts the protocol: a new algorithm means a new plan.
     const tcs::spgemm::algorithm kind = algorithm_of(alg, k.a->value_type);
     if (!d.plan || d.alg != alg || d.kind != kind) {

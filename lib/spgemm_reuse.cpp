@@ -143,6 +143,8 @@ extern "C" TCS_API tcsStatus_t tcsSpGEMMreuse_workEstimation(
                               kStagePositions);
     check_not_null(bufferSize1, 8, "bufferSize1");
     tcsSpGEMMReuse& r = *k.state;
+    // The protocol's first call, size query included, tells a GPU without code apart.
+    check_device_code(*k.handle);
     // workEstimation starts the protocol: a new algorithm means a new plan.
     if (!r.plan || r.alg != alg) {
         r.plan = tcs::spgemm::make_plan(family_of(alg));

@@ -126,6 +126,7 @@ extern "C" TCS_API tcsStatus_t tcsSpMM_bufferSize(tcsHandle_t handle, tcsOperati
     trace(__func__);
     call k = check_call(handle, opA, opB, alpha, matA, matB, beta, matC, computeType, alg);
     check_not_null(bufferSize, 10, "bufferSize");
+    check_device_code(*handle);
     *bufferSize = tcs::spmm::buffer_size(k.problem);
     return TCS_STATUS_SUCCESS;
 } catch (...) {

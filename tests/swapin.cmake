@@ -125,6 +125,13 @@ if(TARGET tcsparse_cusparse)
            COMMAND sh ${TCS_SWAPIN_DIR}/run_preloaded.sh $<TARGET_FILE:tcsparse_cusparse>
                    $<TARGET_FILE:solver_style_cusparse>
                    tcsCreate tcsSpGEMM_workEstimation tcsSpGEMM_compute tcsSpGEMM_copy tcsSpMM)
+  # A GPU this build has no code for: every product goes to cuSPARSE from its first call
+  # (skipped unless TCS_FOREIGN_ARCH_LIBDIR names a library built for another
+  # architecture: scripts/foreign-arch-check.sh).
+  add_test(NAME swapin_foreign_arch
+           COMMAND sh ${TCS_SWAPIN_DIR}/foreign_arch.sh $<TARGET_FILE:tcsparse_cusparse>
+                   $<TARGET_FILE:solver_style_cusparse>)
+  set_tests_properties(swapin_foreign_arch PROPERTIES LABELS gpu SKIP_RETURN_CODE 77 TIMEOUT 600)
   # Forwarded and accelerated calls interleaved on one handle and the same descriptors:
   # linked with the shim, with the real cuSPARSE, preloaded (tcsparse must have run the
   # products and cuSPARSE the rest), and plain against preloaded, result by result.
