@@ -7,12 +7,17 @@
 #   spack_package    packaging/spack/package.py parsed (ast; Spack is not needed) and
 #                    checked against the project's CMake options, version and minimums
 #                    (tests/packaging/check_spack_package.py)
+#   architecture_rules  no family under cpp/<op>/<family>/ includes another family's
+#                    folder (beyond the listed debt of issue 39), no comment in cpp/ or lib/
+#                    quotes a measurement, every docs pointer there names a real heading
+#                    (tests/architecture/check_architecture.py; docs/architecture.md)
 find_package(Python3 COMPONENTS Interpreter)
 if(NOT Python3_Interpreter_FOUND)
-  message(STATUS "No Python 3 interpreter: docs_match_code and spack_package are not registered")
+  message(STATUS "No Python 3 interpreter: docs_match_code, spack_package and architecture_rules are not registered")
   return()
 endif()
-foreach(check docs_match_code:docs/check_docs.py spack_package:packaging/check_spack_package.py)
+foreach(check docs_match_code:docs/check_docs.py spack_package:packaging/check_spack_package.py
+              architecture_rules:architecture/check_architecture.py)
   string(REPLACE ":" ";" check "${check}")
   list(GET check 0 name)
   list(GET check 1 script)
