@@ -2,7 +2,8 @@
 # checkout (label host, no build needed):
 #   docs_match_code  docs/guide.md names every enum value, alias and function of
 #                    tcsparse.h and every environment variable the library reads, and no
-#                    page under docs/ calls a path the header documents NOT_SUPPORTED
+#                    page under docs/ calls a path the header documents NOT_SUPPORTED,
+#                    and every path docs/architecture.md names exists
 #                    (tests/docs/check_docs.py)
 #   spack_package    packaging/spack/package.py parsed (ast; Spack is not needed) and
 #                    checked against the project's CMake options, version and minimums
