@@ -8,10 +8,12 @@
 #   spack_package    packaging/spack/package.py parsed (ast; Spack is not needed) and
 #                    checked against the project's CMake options, version and minimums
 #                    (tests/packaging/check_spack_package.py)
-#   architecture_rules  no family under cpp/<op>/<family>/ includes another family's
-#                    folder (beyond the listed debt of issue 39), no comment in cpp/ or lib/
-#                    quotes a measurement, every docs pointer there names a real heading
-#                    (tests/architecture/check_architecture.py; docs/architecture.md)
+#   architecture_rules  the layers' includes (no family includes another family's
+#                    folder, core/formats/check include nothing above them), one launch
+#                    and one grid helper (beyond the listed debt of issue 39), no comment
+#                    in cpp/ or lib/ quotes a measurement, every docs pointer there names
+#                    a real heading (tests/architecture/check_architecture.py;
+#                    docs/architecture.md)
 find_package(Python3 COMPONENTS Interpreter)
 if(NOT Python3_Interpreter_FOUND)
   message(STATUS "No Python 3 interpreter: docs_match_code, spack_package and architecture_rules are not registered")

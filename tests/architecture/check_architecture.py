@@ -4,6 +4,9 @@
 Fails, naming each fault, where:
   1. a file under cpp/<op>/<family>/ includes a file of another family's folder
      (cpp/<op2>/<family2>/, any operation), other than the known debt in ALLOWED below;
+     or a lower layer includes a higher one: cpp/core/ includes only cpp/core/,
+     cpp/formats/ and cpp/check/ only cpp/core/, cpp/formats/ and their own folder, and
+     nothing in cpp/ includes lib/ or the public header tcsparse.h;
   2. a comment in cpp/ or lib/ quotes a measurement: a time (12 us, 3.4 ms), a ratio
      (0.8x, 1.36x), a percentage (7%), a bandwidth (GB/s), "same run", a revision hash,
      or a stale note ("not measured again since", "a first guess, to be measured").
@@ -11,7 +14,10 @@ Fails, naming each fault, where:
      the code keeps one line of why and a pointer there;
   3. a pointer `docs/<page>.md, "<heading>"` in a comment of cpp/ or lib/ names a page
      that does not exist or a heading the page does not have (the start of one);
-  4. a family's rules file (cpp/<op>/<family>/rules.hpp or tuning.hpp; none exist yet)
+  4. a kernel is launched with <<<...>>> outside cpp/core/kernel_launch.hpp, or a grid
+     helper `grid_for` is defined outside cpp/core/grid.hpp, beyond the known debt in
+     LAUNCH_DEBT and GRID_DEBT (issue 39: one launch helper, one grid helper);
+  5. a family's rules file (cpp/<op>/<family>/rules.hpp or tuning.hpp; none exist yet)
      has a constant (`inline constexpr`) whose comment holds no docs/ pointer.
 docs/architecture.md's paths are checked by docs_match_code (tests/docs/check_docs.py).
 
@@ -45,6 +51,25 @@ ALLOWED = {
 COMMENT_DEBT = {
     "cpp/spgemm/select.cpp",
     "cpp/spmm/select.hpp",
+}
+
+# What the lower layers of cpp/ may include (folders under cpp/).
+LOWER_LAYERS = {
+    "core": {"core"},
+    "formats": {"core", "formats"},
+    "check": {"core", "formats", "check"},
+}
+
+# One launch helper and one grid helper (issue 39 item 2). Known debt: the files that
+# still launch with <<<>>> or define their own grid_for; a new one fails the test.
+LAUNCH_HELPER = "cpp/core/kernel_launch.hpp"
+LAUNCH_DEBT = {
+    "cpp/spmm/csr/kernel_launch.cuh",  # the CSR SpMM's own launch helper
+    "cpp/check/csr_check.cu",          # raw launches of the matrix checks
+}
+GRID_HELPER = "cpp/core/grid.hpp"
+GRID_DEBT = {
+    "cpp/spgemm/hash/products.cu",  # a grid_for of its own, capped by the device
 }
 
 # What a quoted measurement looks like in a comment.
@@ -117,21 +142,32 @@ def check_includes(faults):
     seen = set()
     for rel, path in sources("cpp"):
         family = family_of(rel)
-        if family is None:
-            continue
         for k, l in enumerate(read(path).split("\n")):
             m = re.match(r"\s*#\s*include\s+\"([^\"]+)\"", l)
             if not m:
                 continue
             number, included = k + 1, m.group(1)
-            other = family_of("cpp/" + included)
-            if other is None or other == family:
+            # "spmm/csr/x.hpp" from cpp/, or a path relative to the including file
+            relative = os.path.normpath(os.path.join(os.path.dirname(rel), included)).replace(os.sep, "/")
+            target = relative if os.path.isfile(os.path.join(ROOT, relative)) else "cpp/" + included
+            layer = rel.split("/")[1]
+            if included == "tcsparse.h" or target.startswith("lib/") or "/lib/" in "/" + included:
+                faults.append(f"{rel}:{number}: includes {included}: cpp/ never sees the C layer "
+                              f"or the public header (lib/views.hpp translates)")
+                continue
+            if layer in LOWER_LAYERS and os.path.isfile(os.path.join(ROOT, target)) and \
+                    target.split("/")[1] not in LOWER_LAYERS[layer]:
+                faults.append(f"{rel}:{number}: includes {included}: cpp/{layer}/ includes only "
+                              + ", ".join(f"cpp/{l}/" for l in sorted(LOWER_LAYERS[layer])))
+                continue
+            other = family_of(target)
+            if family is None or other is None or other == family:
                 continue
             if (rel, included) in ALLOWED:
                 seen.add((rel, included))
                 continue
             faults.append(f"{rel}:{number}: includes {included}, a file of the family {other} "
-                          f"(a family includes cpp/core, cpp/formats and its own folder only)")
+                          f"(a family includes cpp/core, cpp/formats, its operation's interface and its own folder)")
     for rel, included in sorted(ALLOWED - seen):
         print(f"note: {rel} no longer includes {included}: remove it from ALLOWED in {__file__}")
 
@@ -176,6 +212,49 @@ def check_comments(faults):
         faults += found
 
 
+def code(text):
+    """text with its comments and string literals blanked (line numbers kept)."""
+    out, i, n = [], 0, len(text)
+    while i < n:
+        if text.startswith("//", i):
+            end = text.find("\n", i)
+            i = n if end < 0 else end
+        elif text.startswith("/*", i):
+            end = text.find("*/", i + 2)
+            end = n if end < 0 else end + 2
+            out.append("\n" * text.count("\n", i, end))
+            i = end
+        elif text[i] in "\"'":
+            j = i + 1
+            while j < n and text[j] != text[i] and text[j] != "\n":
+                j += 2 if text[j] == "\\" else 1
+            out.append(text[i] + text[i])
+            i = j + 1
+        else:
+            out.append(text[i])
+            i += 1
+    return "".join(out)
+
+
+def check_helpers(faults):
+    seen_launch, seen_grid = set(), set()
+    for rel, path in sources("cpp"):
+        lines = code(read(path)).split("\n")
+        for k, l in enumerate(lines):
+            if "<<<" in l and rel != LAUNCH_HELPER:
+                if rel in LAUNCH_DEBT:
+                    seen_launch.add(rel)
+                else:
+                    faults.append(f"{rel}:{k + 1}: launches with <<<>>>; launch through {LAUNCH_HELPER}")
+            if re.search(r"\bgrid_for\s*\([^;]*\)\s*\{", l) and rel != GRID_HELPER:
+                if rel in GRID_DEBT:
+                    seen_grid.add(rel)
+                else:
+                    faults.append(f"{rel}:{k + 1}: defines a grid_for of its own; use {GRID_HELPER}")
+    for rel in sorted((LAUNCH_DEBT - seen_launch) | (GRID_DEBT - seen_grid)):
+        print(f"note: {rel} no longer needs its LAUNCH_DEBT / GRID_DEBT entry in {__file__}")
+
+
 def check_rules_files(faults):
     for rel, path in sources("cpp"):
         family = family_of(rel)
@@ -198,6 +277,7 @@ def main():
     faults = []
     check_includes(faults)
     check_comments(faults)
+    check_helpers(faults)
     check_rules_files(faults)
     for fault in faults:
         print(fault)
