@@ -21,6 +21,7 @@
 #include "tcst_shard.h"
 #include "tcsparse.h"
 #include "tcst_status.h"
+#include "tcst_tracked.h"
 
 #include <cuda_runtime_api.h>
 
@@ -33,40 +34,13 @@ static tcsHandle_t handle;
 static uint64_t seed;
 static int quick; /* TCS_TEST_QUICK: smaller sizes */
 
-/* ---- resources released after every test, also a failed one ---- */
-
-#define MAX_TRACKED 64
-static void* tracked[MAX_TRACKED];
-static int n_tracked;
-static tcsConstSpMatDescr_t mats[MAX_TRACKED];
-static int n_mats;
-static tcsSpGEMMDescr_t gemms[8];
-static int n_gemms;
-
-static void* track(void* p) {
-    if (p != NULL) {
-        assert_true(n_tracked < MAX_TRACKED);
-        tracked[n_tracked++] = p;
-    }
-    return p;
-}
+/* ---- resources released after every test, also a failed one (tcst_tracked.h) ---- */
 
 static int teardown(void** state) {
     (void)state;
-    for (int i = 0; i < n_gemms; ++i) tcsSpGEMM_destroyDescr(gemms[i]);
-    for (int i = 0; i < n_mats; ++i) tcsDestroySpMat(mats[i]);
-    for (int i = 0; i < n_tracked; ++i) tcst_device_free(tracked[i]);
-    n_gemms = n_mats = n_tracked = 0;
+    tcst_release_tracked();
     tcsSetPointerMode(handle, TCS_POINTER_MODE_HOST);
     return 0;
-}
-
-/* Poisoned device memory of `bytes` (NULL for 0 bytes). */
-static void* poisoned(size_t bytes) {
-    if (bytes == 0) return NULL;
-    void* p = tcst_device_poisoned(bytes);
-    assert_non_null(p);
-    return track(p);
 }
 
 static size_t value_size(int is_double) { return is_double ? sizeof(double) : sizeof(float); }
@@ -131,12 +105,12 @@ static device_csr upload(const tcst_csr* m, int base, int is_double, int wide) {
     assert_int_equal(tcst_csr_upload(m, base, is_double, &rp, &ci, &d.val), 0);
     tcst_device_free(rp), tcst_device_free(ci);
     assert_int_equal(tcst_csr_upload_indices(m, base, wide, &d.rp, &d.ci), 0);
-    track(d.rp), track(d.ci), track(d.val);
+    tcst_track(d.rp), tcst_track(d.ci), tcst_track(d.val);
     assert_ok(tcsCreateConstCsr(&d.descr, m->rows, m->cols, m->nnz, d.rp, d.ci, d.val,
                                 index_type(wide), index_type(wide),
                                 base ? TCS_INDEX_BASE_ONE : TCS_INDEX_BASE_ZERO,
                                 is_double ? CUDA_R_64F : CUDA_R_32F));
-    mats[n_mats++] = d.descr;
+    tcst_track_mat(d.descr);
     return d;
 }
 
@@ -183,7 +157,7 @@ static void set_scalars(run* r) {
     const void* host = o->is_double ? (const void*)r->host_scalars : (const void*)r->host_scalars_f;
     const size_t vs = value_size(o->is_double);
     if (o->device_scalars) {
-        void* dev = poisoned(2 * vs);
+        void* dev = tcst_poisoned(2 * vs);
         assert_int_equal(cudaMemcpy(dev, host, 2 * vs, cudaMemcpyHostToDevice), cudaSuccess);
         assert_ok(tcsSetPointerMode(handle, TCS_POINTER_MODE_DEVICE));
         r->alpha = dev;
@@ -210,8 +184,8 @@ static result compute_and_copy(run* r, int64_t expected_nnz) {
     assert_int_equal(cols, r->n);
     assert_int_equal(nnz, expected_nnz);
     if (r->c_ci == NULL && nnz > 0) {
-        r->c_ci = poisoned((size_t)nnz * index_size(o->wide_c));
-        r->c_val = poisoned((size_t)nnz * vs);
+        r->c_ci = tcst_poisoned((size_t)nnz * index_size(o->wide_c));
+        r->c_val = tcst_poisoned((size_t)nnz * vs);
     }
     if (o->beta != 0.0) upload_values(r->c_val, r->c_old, nnz, o->is_double);
     assert_ok(tcsCsrSetPointers(r->c, r->c_rp, r->c_ci, r->c_val));
@@ -233,21 +207,21 @@ static result compute_and_copy(run* r, int64_t expected_nnz) {
  * compute_and_copy. */
 static result full_protocol(run* r, const tcst_csr* a, const tcst_csr* b, int64_t expected_nnz) {
     const options* o = r->o;
-    r->c_rp = poisoned((size_t)(r->m + 1) * index_size(o->wide_c));
+    r->c_rp = tcst_poisoned((size_t)(r->m + 1) * index_size(o->wide_c));
     r->c_ci = NULL;
     r->c_val = NULL;
     assert_ok(tcsCreateCsr(&r->c, r->m, r->n, 0, r->c_rp, NULL, NULL, index_type(o->wide_c),
                            index_type(o->wide_c), o->c_base ? TCS_INDEX_BASE_ONE : TCS_INDEX_BASE_ZERO,
                            type_of(o)));
-    mats[n_mats++] = r->c;
+    tcst_track_mat(r->c);
     assert_ok(tcsSpGEMM_createDescr(&r->d));
-    gemms[n_gemms++] = r->d;
+    tcst_track_gemm(r->d);
 
     size_t size1 = 0, again = 0;
     assert_ok(tcsSpGEMM_workEstimation(ARGS(r), &size1, NULL));
     assert_ok(tcsSpGEMM_workEstimation(ARGS(r), &again, NULL));
     assert_int_equal(size1, again);
-    assert_ok(tcsSpGEMM_workEstimation(ARGS(r), &size1, poisoned(size1)));
+    assert_ok(tcsSpGEMM_workEstimation(ARGS(r), &size1, tcst_poisoned(size1)));
     int64_t products = -1;
     assert_ok(tcsSpGEMM_getNumProducts(r->d, &products));
     assert_int_equal(products, tcst_ref_num_products(a, b));
@@ -276,7 +250,7 @@ static result full_protocol(run* r, const tcst_csr* a, const tcst_csr* b, int64_
         assert_ok(tcsSpGEMM_compute(ARGS(r), &size2_again, NULL));
         assert_int_equal(r->size2, size2_again);
     }
-    r->buf2 = poisoned(r->size2);
+    r->buf2 = tcst_poisoned(r->size2);
     return compute_and_copy(r, expected_nnz);
 }
 
@@ -898,21 +872,21 @@ static void test_budget(void** state) {
     r.a = upload(&blocks, 0, 0, 0);
     r.b = r.a;
     set_scalars(&r);
-    r.c_rp = poisoned((size_t)(r.m + 1) * sizeof(int));
+    r.c_rp = tcst_poisoned((size_t)(r.m + 1) * sizeof(int));
     assert_ok(tcsCreateCsr(&r.c, r.m, r.n, 0, r.c_rp, NULL, NULL, TCS_INDEX_32I, TCS_INDEX_32I,
                            TCS_INDEX_BASE_ZERO, CUDA_R_32F));
-    mats[n_mats++] = r.c;
+    tcst_track_mat(r.c);
     assert_ok(tcsSpGEMM_createDescr(&r.d));
-    gemms[n_gemms++] = r.d;
+    tcst_track_gemm(r.d);
     size_t size1 = 0, size3 = 0, size2 = 0;
     assert_ok(tcsSpGEMM_workEstimation(ARGS(&r), &size1, NULL));
-    assert_ok(tcsSpGEMM_workEstimation(ARGS(&r), &size1, poisoned(size1)));
+    assert_ok(tcsSpGEMM_workEstimation(ARGS(&r), &size1, tcst_poisoned(size1)));
     assert_ok(tcsSpGEMM_estimateMemory(ARGS(&r), 0.5f, &size3, NULL, NULL));
-    assert_status(tcsSpGEMM_estimateMemory(ARGS(&r), 0.5f, &size3, poisoned(size3), &size2),
+    assert_status(tcsSpGEMM_estimateMemory(ARGS(&r), 0.5f, &size3, tcst_poisoned(size3), &size2),
                   TCS_STATUS_INSUFFICIENT_RESOURCES);
-    assert_ok(tcsSpGEMM_estimateMemory(ARGS(&r), 1.0f, &size3, poisoned(size3), &size2));
+    assert_ok(tcsSpGEMM_estimateMemory(ARGS(&r), 1.0f, &size3, tcst_poisoned(size3), &size2));
     r.size2 = size2;
-    r.buf2 = poisoned(size2);
+    r.buf2 = tcst_poisoned(size2);
     tcst_csr ref;
     assert_int_equal(tcst_ref_spgemm(&blocks, &blocks, &ref), 0);
     result got = compute_and_copy(&r, ref.nnz);

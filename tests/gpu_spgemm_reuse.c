@@ -23,6 +23,7 @@
 #include "tcst_shard.h"
 #include "tcsparse.h"
 #include "tcst_status.h"
+#include "tcst_tracked.h"
 
 #include <cuda_runtime_api.h>
 
@@ -35,45 +36,13 @@ static tcsHandle_t handle;
 static uint64_t seed;
 static int quick;
 
-/* Device allocations and descriptors of one test, released after it (also a failed one). */
-#define MAX_HELD 64
-static void* held[MAX_HELD];
-static int n_held;
-static tcsConstSpMatDescr_t held_mats[16];
-static int n_held_mats;
-static tcsSpGEMMDescr_t held_descr[4];
-static int n_held_descr;
-
-static void* hold(void* p) {
-    assert_true(n_held < MAX_HELD);
-    held[n_held++] = p;
-    return p;
-}
-
-static void release(void* p) {
-    for (int i = 0; i < n_held; ++i)
-        if (held[i] == p) {
-            held[i] = NULL;
-            tcst_device_free(p);
-            return;
-        }
-}
-
+/* Device allocations and descriptors of one test, released after it (also a failed one):
+ * tcst_tracked.h. */
 static int teardown(void** state) {
     (void)state;
-    for (int i = 0; i < n_held_descr; ++i) tcsSpGEMM_destroyDescr(held_descr[i]);
-    for (int i = 0; i < n_held_mats; ++i) tcsDestroySpMat(held_mats[i]);
-    for (int i = 0; i < n_held; ++i) tcst_device_free(held[i]);
-    n_held = n_held_mats = n_held_descr = 0;
+    tcst_release_tracked();
     tcsSetPointerMode(handle, TCS_POINTER_MODE_HOST);
     return 0;
-}
-
-static void* poisoned(size_t bytes) {
-    if (bytes == 0) return NULL;
-    void* p = tcst_device_poisoned(bytes);
-    assert_non_null(p);
-    return hold(p);
 }
 
 static size_t vsize(int is_double) { return is_double ? sizeof(double) : sizeof(float); }
@@ -118,15 +87,15 @@ static operand upload(tcst_csr* m, int base, int is_double, int wide) {
     assert_int_equal(tcst_csr_upload(m, base, is_double, &rp, &ci, &o.val), 0);
     tcst_device_free(rp), tcst_device_free(ci);
     assert_int_equal(tcst_csr_upload_indices(m, base, wide, &o.rp, &o.ci), 0);
-    if (o.rp) hold(o.rp);
-    if (o.ci) hold(o.ci);
-    if (o.val) hold(o.val);
+    if (o.rp) tcst_track(o.rp);
+    if (o.ci) tcst_track(o.ci);
+    if (o.val) tcst_track(o.val);
     put_values(o.val, m, is_double); /* the rounded values, also on the host */
     assert_ok(tcsCreateConstCsr(&o.d, m->rows, m->cols, m->nnz, o.rp, o.ci, o.val,
                                 index_type(wide), index_type(wide),
                                 base ? TCS_INDEX_BASE_ONE : TCS_INDEX_BASE_ZERO,
                                 is_double ? CUDA_R_64F : CUDA_R_32F));
-    held_mats[n_held_mats++] = o.d;
+    tcst_track_mat(o.d);
     return o;
 }
 
@@ -160,21 +129,21 @@ typedef struct {
 /* Stages 1-3: sizes asked twice, buffers freed as early as cuSPARSE allows. */
 static void set_up(product* p, int64_t expected_nnz) {
     const config* k = p->k;
-    p->c_rp = poisoned((size_t)(p->m + 1) * index_size(k->wide));
+    p->c_rp = tcst_poisoned((size_t)(p->m + 1) * index_size(k->wide));
     assert_ok(tcsCreateCsr(&p->c, p->m, p->n, 0, p->c_rp, NULL, NULL, index_type(k->wide),
                            index_type(k->wide), k->c_base ? TCS_INDEX_BASE_ONE : TCS_INDEX_BASE_ZERO,
                            k->is_double ? CUDA_R_64F : CUDA_R_32F));
-    held_mats[n_held_mats++] = p->c;
+    tcst_track_mat(p->c);
     if (p->descr == NULL) {
         assert_ok(tcsSpGEMM_createDescr(&p->descr));
-        held_descr[n_held_descr++] = p->descr;
+        tcst_track_gemm(p->descr);
     }
 
     size_t s1 = 0, s1_again = 0;
     assert_ok(tcsSpGEMMreuse_workEstimation(REUSE_ARGS(p), &s1, NULL));
     assert_ok(tcsSpGEMMreuse_workEstimation(REUSE_ARGS(p), &s1_again, NULL));
     assert_int_equal(s1, s1_again);
-    void* b1 = poisoned(s1);
+    void* b1 = tcst_poisoned(s1);
     assert_ok(tcsSpGEMMreuse_workEstimation(REUSE_ARGS(p), &s1, b1));
 
     size_t s2 = 0, s3 = 0, s4 = 0, again[3] = {0, 0, 0};
@@ -182,33 +151,33 @@ static void set_up(product* p, int64_t expected_nnz) {
     assert_ok(tcsSpGEMMreuse_nnz(REUSE_ARGS(p), &again[0], NULL, &again[1], NULL, &again[2], NULL));
     assert_true(s2 == again[0] && s3 == again[1] && s4 == again[2]);
     assert_true(s2 > 0 && s3 > 0 && s4 > 0);
-    void* b2 = poisoned(s2);
-    void* b3 = poisoned(s3);
-    void* b4 = poisoned(s4);
+    void* b2 = tcst_poisoned(s2);
+    void* b3 = tcst_poisoned(s3);
+    void* b4 = tcst_poisoned(s4);
     /* some buffers given and others not: an invalid call that changes nothing */
     assert_status(tcsSpGEMMreuse_nnz(REUSE_ARGS(p), &s2, b2, &s3, NULL, &s4, b4),
                   TCS_STATUS_INVALID_VALUE);
     assert_ok(tcsSpGEMMreuse_nnz(REUSE_ARGS(p), &s2, b2, &s3, b3, &s4, b4));
-    release(b1); /* cudaFree: the reuse contract allows it from here on */
-    release(b2);
+    tcst_free_tracked(b1); /* cudaFree: the reuse contract allows it from here on */
+    tcst_free_tracked(b2);
     int64_t rows = -1, cols = -1, nnz = -1;
     assert_ok(tcsSpMatGetSize(p->c, &rows, &cols, &nnz));
     assert_true(rows == p->m && cols == p->n);
     assert_int_equal(nnz, expected_nnz);
     p->nnz = nnz;
 
-    p->c_ci = poisoned((size_t)nnz * index_size(k->wide));
-    p->c_val = poisoned((size_t)nnz * vsize(k->is_double));
+    p->c_ci = tcst_poisoned((size_t)nnz * index_size(k->wide));
+    p->c_val = tcst_poisoned((size_t)nnz * vsize(k->is_double));
     assert_ok(tcsCsrSetPointers(p->c, p->c_rp, p->c_ci, p->c_val));
     size_t s5 = 0, s5_again = 0;
     assert_ok(tcsSpGEMMreuse_copy(REUSE_ARGS(p), &s5, NULL));
     assert_ok(tcsSpGEMMreuse_copy(REUSE_ARGS(p), &s5_again, NULL));
     assert_int_equal(s5, s5_again);
-    void* b5 = poisoned(s5);
+    void* b5 = tcst_poisoned(s5);
     (void)b5;
     assert_ok(tcsSpGEMMreuse_copy(REUSE_ARGS(p), &s5, b5));
     assert_int_equal(cudaDeviceSynchronize(), cudaSuccess);
-    release(b3);
+    tcst_free_tracked(b3);
 
     /* copy wrote the structure and left C's values alone: still all 0xFF bytes */
     const size_t bytes = (size_t)nnz * vsize(k->is_double);
@@ -227,7 +196,7 @@ static void set_scalars(product* p, double alpha, double beta) {
     hd[0] = alpha, hd[1] = beta, hf[0] = (float)alpha, hf[1] = (float)beta;
     void* host = dbl ? (void*)hd : (void*)hf;
     if (p->k->device_scalars) {
-        void* dev = poisoned(2 * vsize(dbl));
+        void* dev = tcst_poisoned(2 * vsize(dbl));
         assert_int_equal(cudaMemcpy(dev, host, 2 * vsize(dbl), cudaMemcpyHostToDevice), cudaSuccess);
         assert_ok(tcsSetPointerMode(handle, TCS_POINTER_MODE_DEVICE));
         p->alpha = dev;
@@ -497,11 +466,11 @@ static void test_protocols_side_by_side(void** state) {
     /* the plain protocol on the same descriptor: B * A^T-like product of other sizes */
     tcst_csr a2 = uniform(80, 200, 3, seed + 62);
     operand x = upload(&a2, 0, 1, 0);
-    int* c2_rp = (int*)poisoned(81 * sizeof(int));
+    int* c2_rp = (int*)tcst_poisoned(81 * sizeof(int));
     tcsSpMatDescr_t c2 = NULL;
     assert_ok(tcsCreateCsr(&c2, 80, 250, 0, c2_rp, NULL, NULL, TCS_INDEX_32I, TCS_INDEX_32I,
                            TCS_INDEX_BASE_ZERO, CUDA_R_64F));
-    held_mats[n_held_mats++] = c2;
+    tcst_track_mat(c2);
     const double one = 1.0, zero = 0.0;
     const tcsOperation_t nt = TCS_OPERATION_NON_TRANSPOSE;
     size_t s1 = 0, s2 = 0;
@@ -509,15 +478,15 @@ static void test_protocols_side_by_side(void** state) {
     assert_ok(tcsSpGEMM_workEstimation(handle, nt, nt, &one, x.d, p.b.d, &zero, c2, CUDA_R_64F,
                                        TCS_SPGEMM_DEFAULT, p.descr, &s1, NULL));
     assert_ok(tcsSpGEMM_workEstimation(handle, nt, nt, &one, x.d, p.b.d, &zero, c2, CUDA_R_64F,
-                                       TCS_SPGEMM_DEFAULT, p.descr, &s1, poisoned(s1)));
+                                       TCS_SPGEMM_DEFAULT, p.descr, &s1, tcst_poisoned(s1)));
     assert_ok(tcsSpGEMM_compute(handle, nt, nt, &one, x.d, p.b.d, &zero, c2, CUDA_R_64F,
                                 TCS_SPGEMM_DEFAULT, p.descr, &s2, NULL));
     assert_ok(tcsSpGEMM_compute(handle, nt, nt, &one, x.d, p.b.d, &zero, c2, CUDA_R_64F,
-                                TCS_SPGEMM_DEFAULT, p.descr, &s2, poisoned(s2)));
+                                TCS_SPGEMM_DEFAULT, p.descr, &s2, tcst_poisoned(s2)));
     int64_t r2 = 0, c2cols = 0, nnz2 = 0;
     assert_ok(tcsSpMatGetSize(c2, &r2, &c2cols, &nnz2));
-    assert_ok(tcsCsrSetPointers(c2, c2_rp, poisoned((size_t)nnz2 * sizeof(int)),
-                                poisoned((size_t)nnz2 * sizeof(double))));
+    assert_ok(tcsCsrSetPointers(c2, c2_rp, tcst_poisoned((size_t)nnz2 * sizeof(int)),
+                                tcst_poisoned((size_t)nnz2 * sizeof(double))));
     assert_ok(tcsSpGEMM_copy(handle, nt, nt, &one, x.d, p.b.d, &zero, c2, CUDA_R_64F,
                              TCS_SPGEMM_DEFAULT, p.descr));
 
@@ -532,7 +501,7 @@ static void test_protocols_side_by_side(void** state) {
     tcsConstSpMatDescr_t moved = NULL;
     assert_ok(tcsCreateConstCsr(&moved, a.rows, a.cols, a.nnz, x.rp, p.a.ci, p.a.val,
                                 TCS_INDEX_32I, TCS_INDEX_32I, TCS_INDEX_BASE_ZERO, CUDA_R_64F));
-    held_mats[n_held_mats++] = moved;
+    tcst_track_mat(moved);
     assert_status(tcsSpGEMMreuse_compute(handle, nt, nt, &one, moved, p.b.d, &zero, p.c,
                                          CUDA_R_64F, TCS_SPGEMM_DEFAULT, p.descr),
                   TCS_STATUS_INVALID_VALUE);

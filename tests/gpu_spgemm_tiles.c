@@ -31,6 +31,7 @@
 #include "tcst_shard.h"
 #include "tcsparse.h"
 #include "tcst_status.h"
+#include "tcst_tracked.h"
 
 #include <cuda_runtime_api.h>
 
@@ -65,40 +66,14 @@ static double get_value(const void* src, int64_t i, vtype t) {
 }
 static double rounded(double v, vtype t) { return tcst_value_rounded(v, data_type(t)); }
 
-/* ---- resources released after every test, also a failed one ---- */
-
-#define MAX_TRACKED 96
-static void* tracked[MAX_TRACKED];
-static int n_tracked;
-static tcsConstSpMatDescr_t mats[MAX_TRACKED];
-static int n_mats;
-static tcsSpGEMMDescr_t gemms[8];
-static int n_gemms;
-
-static void* track(void* p) {
-    if (p != NULL) {
-        assert_true(n_tracked < MAX_TRACKED);
-        tracked[n_tracked++] = p;
-    }
-    return p;
-}
+/* ---- resources released after every test, also a failed one (tcst_tracked.h) ---- */
 
 static int teardown(void** state) {
     (void)state;
-    for (int i = 0; i < n_gemms; ++i) tcsSpGEMM_destroyDescr(gemms[i]);
-    for (int i = 0; i < n_mats; ++i) tcsDestroySpMat(mats[i]);
-    for (int i = 0; i < n_tracked; ++i) tcst_device_free(tracked[i]);
-    n_gemms = n_mats = n_tracked = 0;
+    tcst_release_tracked();
     tcsSetPointerMode(handle, TCS_POINTER_MODE_HOST);
     tcsSetMathMode(handle, TCS_DEFAULT_MATH);
     return 0;
-}
-
-static void* poisoned(size_t bytes) {
-    if (bytes == 0) return NULL;
-    void* p = tcst_device_poisoned(bytes);
-    assert_non_null(p);
-    return track(p);
 }
 
 static void upload_bytes(void* dst, const void* src, size_t bytes) {
@@ -183,12 +158,12 @@ static device_csr upload(const tcst_csr* m, int base, vtype t, int wide) {
     assert_int_equal(tcst_csr_upload(m, base, is_wide, &rp, &ci, &d.val), 0);
     tcst_device_free(rp), tcst_device_free(ci);
     assert_int_equal(tcst_csr_upload_indices(m, base, wide, &d.rp, &d.ci), 0);
-    track(d.rp), track(d.ci), track(d.val);
+    tcst_track(d.rp), tcst_track(d.ci), tcst_track(d.val);
     if (t == F16 || t == BF16) upload_values(d.val, m->val, m->nnz, t); /* over the fp32 copy */
     assert_ok(tcsCreateConstCsr(&d.descr, m->rows, m->cols, m->nnz, d.rp, d.ci, d.val,
                                 index_type(wide), index_type(wide),
                                 base ? TCS_INDEX_BASE_ONE : TCS_INDEX_BASE_ZERO, data_type(t)));
-    mats[n_mats++] = d.descr;
+    tcst_track_mat(d.descr);
     return d;
 }
 
@@ -231,7 +206,7 @@ static void set_scalars(run* r) {
     const void* host = dbl ? (const void*)r->host_scalars : (const void*)r->host_scalars_f;
     const size_t vs = dbl ? 8 : 4;
     if (o->device_scalars) {
-        void* dev = poisoned(2 * vs);
+        void* dev = tcst_poisoned(2 * vs);
         upload_bytes(dev, host, 2 * vs);
         assert_ok(tcsSetPointerMode(handle, TCS_POINTER_MODE_DEVICE));
         r->alpha = dev;
@@ -259,8 +234,8 @@ static result compute_and_copy(run* r, int64_t expected_nnz) {
     assert_int_equal(cols, r->n);
     assert_int_equal(nnz, expected_nnz);
     if (r->c_ci == NULL && nnz > 0) {
-        r->c_ci = poisoned((size_t)nnz * index_size(o->wide));
-        r->c_val = poisoned((size_t)nnz * vs);
+        r->c_ci = tcst_poisoned((size_t)nnz * index_size(o->wide));
+        r->c_val = tcst_poisoned((size_t)nnz * vs);
     }
     if (o->beta != 0.0) upload_values(r->c_val, r->c_old, nnz, o->type);
     assert_ok(tcsCsrSetPointers(r->c, r->c_rp, r->c_ci, r->c_val));
@@ -283,21 +258,21 @@ static result compute_and_copy(run* r, int64_t expected_nnz) {
 
 static result full_protocol(run* r, const tcst_csr* a, const tcst_csr* b, int64_t expected_nnz) {
     const options* o = r->o;
-    r->c_rp = poisoned((size_t)(r->m + 1) * index_size(o->wide));
+    r->c_rp = tcst_poisoned((size_t)(r->m + 1) * index_size(o->wide));
     r->c_ci = NULL;
     r->c_val = NULL;
     assert_ok(tcsCreateCsr(&r->c, r->m, r->n, 0, r->c_rp, NULL, NULL, index_type(o->wide),
                            index_type(o->wide), o->c_base ? TCS_INDEX_BASE_ONE : TCS_INDEX_BASE_ZERO,
                            data_type(o->type)));
-    mats[n_mats++] = r->c;
+    tcst_track_mat(r->c);
     assert_ok(tcsSpGEMM_createDescr(&r->d));
-    gemms[n_gemms++] = r->d;
+    tcst_track_gemm(r->d);
 
     size_t size1 = 0, again = 0;
     assert_ok(tcsSpGEMM_workEstimation(ARGS(r), &size1, NULL));
     assert_ok(tcsSpGEMM_workEstimation(ARGS(r), &again, NULL));
     assert_int_equal(size1, again);
-    assert_ok(tcsSpGEMM_workEstimation(ARGS(r), &size1, poisoned(size1)));
+    assert_ok(tcsSpGEMM_workEstimation(ARGS(r), &size1, tcst_poisoned(size1)));
     int64_t products = -1;
     assert_ok(tcsSpGEMM_getNumProducts(r->d, &products));
     assert_int_equal(products, tcst_ref_num_products(a, b));
@@ -305,7 +280,7 @@ static result full_protocol(run* r, const tcst_csr* a, const tcst_csr* b, int64_
     assert_ok(tcsSpGEMM_compute(ARGS(r), &r->size2, NULL));
     assert_ok(tcsSpGEMM_compute(ARGS(r), &size2_again, NULL));
     assert_int_equal(r->size2, size2_again);
-    r->buf2 = poisoned(r->size2);
+    r->buf2 = tcst_poisoned(r->size2);
     return compute_and_copy(r, expected_nnz);
 }
 
@@ -644,12 +619,12 @@ static size_t size_query(const tcst_csr* a, const tcst_csr* b, tcsSpGEMMAlg_t al
     r.a = upload(a, 0, F64, 0);
     r.b = upload(b, 0, F64, 0);
     set_scalars(&r);
-    r.c_rp = poisoned((size_t)(r.m + 1) * sizeof(int));
+    r.c_rp = tcst_poisoned((size_t)(r.m + 1) * sizeof(int));
     assert_ok(tcsCreateCsr(&r.c, r.m, r.n, 0, r.c_rp, NULL, NULL, TCS_INDEX_32I, TCS_INDEX_32I,
                            TCS_INDEX_BASE_ZERO, CUDA_R_64F));
-    mats[n_mats++] = r.c;
+    tcst_track_mat(r.c);
     assert_ok(tcsSpGEMM_createDescr(&r.d));
-    gemms[n_gemms++] = r.d;
+    tcst_track_gemm(r.d);
     size_t size1 = 0;
     assert_ok(tcsSpGEMM_workEstimation(ARGS(&r), &size1, NULL));
     teardown(NULL);

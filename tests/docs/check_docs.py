@@ -10,7 +10,9 @@ Fails, naming each fault, where:
      a sentence or table row with a refusal ("NOT_SUPPORTED", "not implemented", "not in
      this version", ...) that names a supported enumerator, function or feature without
      one of the qualifiers that make such a sentence true (see SUPPORTED below); or that
-     says the products take 32-bit indices only.
+     says the products take 32-bit indices only;
+  4. docs/architecture.md names a path of the tree (cpp/..., lib/..., tests/..., ...) that
+     does not exist (patterns with * or <...> and the example family `foo` left out).
 
 Python 3 standard library only (CI runs it on a fresh Debian machine).
 Usage: check_docs.py [source-dir]   (default: the checkout holding this file)
@@ -121,6 +123,27 @@ def units(markdown):
     return out
 
 
+ARCHITECTURE = os.path.join(ROOT, "docs", "architecture.md")
+TREE_PATH = re.compile(r"(?<![\w./-])((?:cpp|lib|shim|include|tests|docs|scripts|bench|packaging)/[\w./*<>-]*)")
+
+
+def architecture_paths():
+    """docs/architecture.md must match the tree: every path it names exists."""
+    if not os.path.isfile(ARCHITECTURE):
+        return ["docs/architecture.md is missing"]
+    faults, named = [], set()
+    for path in TREE_PATH.findall(read(ARCHITECTURE)):
+        path = path.rstrip(".,")
+        if "*" in path or "<" in path or "foo" in path:
+            continue
+        named.add(path)
+        if not os.path.exists(os.path.join(ROOT, path)):
+            faults.append(f"docs/architecture.md names {path}, which does not exist")
+    if len(named) < 30:
+        faults.append(f"docs/architecture.md: only {len(named)} paths found (has the scan broken?)")
+    return faults
+
+
 def main():
     header = read(HEADER)
     guide = read(GUIDE)
@@ -178,6 +201,8 @@ def main():
                     if re.search(names, clause) and not re.search(qualifiers, clause):
                         faults.append(f"{rel}: refuses {feature} ({clause.strip()!r}), which tcsparse.h "
                                       f"documents: {unit[:160]}")
+
+    faults += architecture_paths()
 
     for fault in faults:
         print("FAIL " + fault)

@@ -291,9 +291,8 @@ void analyse(const problem& p, const shape& s, const carved& b) {
 //     blocks their tasks need, where a run without the counts plans a wave from the
 //     lists' bounds (at most one row in threshold + 1 nonzeros), whose blocks find
 //     nothing to do on a matrix without long rows and still hold the device's slots
-//     until they have read the count. H100, fp32, same run, the bound's wave -> the
-//     counted blocks: n = 1 Dubcova1 7.2 -> 6.4 us, bayer10 6.7 -> 5.7, rgg_n_2_15_s0 7.6 ->
-//     6.6; n = 8 bcsstk13 6.9 -> 6.3, ex36 6.9 -> 6.3;
+//     until they have read the count (measured:
+//     docs/algorithms/spmm-csr.md, "Preprocess's counted long-row blocks");
 //   - the runs of rows with one pattern in op(A), and the window they make row-split
 //     use (runs.hpp): the host chooses the kernel.
 // Not while the stream is being captured (a graph cannot wait): the bound's wave and no

@@ -67,11 +67,9 @@ inline std::int64_t slab_count(std::int64_t n, const geometry& g) {
 }
 
 // Row-split's groups of at least this many lanes (G*R) load their rows' nonzeros
-// together (sum_row_warp in row_split.cuh); narrower ones each lane for itself. H100,
-// fp32, same run: from 8 lanes on the warp loads gained (n = 32 stencil27_d3_30 97 ->
-// 79 us, dense_blocks_131k_b8 125 -> 108); for groups of 2-4 lanes (n <= 8) they came
-// out even over the suite, single matrices up to 7% slower (delaunay_n15,
-// p2p-Gnutella31).
+// together (sum_row_warp in row_split.cuh); narrower ones each lane for itself: from 8
+// lanes on the warp loads gained, below they came out even.
+// Measured: docs/algorithms/spmm-csr.md, "Warp loads: kWarpLoadLanes".
 inline constexpr int kWarpLoadLanes = 8;
 
 // Blocks per SM the product kernels are compiled for (__launch_bounds__), i.e. a
@@ -87,22 +85,19 @@ constexpr int row_split_blocks_per_sm(std::size_t element_bytes) {
 // or cut it into parts (tier 1 of plan_long_rows), compiled for 7 blocks per SM or,
 // where the groups fill the device, for 9. With parts, ptxas takes up to the cap of 72
 // registers; 9 blocks (56 registers, aligned B of 4- or 8-byte elements: 16-bit
-// elements would spill) let the groups' blocks run beside
-// the wave of long-row blocks (H100, n = 8: banded_1m_hb4, rgg_n_2_15_s0,
-// stencil27_d3_30 took 0.8x the time), but slow the parts on the small power-law graphs
-// that leave the device underfilled (as-caida, rajat01: 1.2x the time).
+// elements would spill) let the groups' blocks run beside the wave of long-row blocks
+// where the groups fill the device, but slow the parts where they leave it underfilled.
 //
 // Two vectors per lane of aligned fp32 take 9 blocks in every kernel: with the warp
 // loads (sum_row_warp) they fit 56 registers, and the wider slabs at n > 128 (and the
-// busy geometry at n = 65..128) are latency-bound (H100, same run: n = 128 geomean
-// 1.48x -> 1.52x cuSPARSE, n = 512 rmat_g500_s16 352 -> 340 us, email-Enron 149 ->
-// 142). The host still plans with row_split_blocks_per_sm.
+// busy geometry at n = 65..128) are latency-bound. The host still plans with
+// row_split_blocks_per_sm.
 // Runs (row_runs.cuh, windows of Z = 3 or 4 rows): Z sums of NV vectors per lane take
 // 86-95 registers (fp32; -Xptxas -v, CUDA 13, sm_90), so 5 blocks per SM, and half
 // the rows of op(B) in flight per lane: each value of B loaded serves up to Z rows'
-// products, and the registers go to the sums. fp64 windows of 4 spill 8-56 bytes there,
-// and still ran faster than at 4 blocks without spills (H100, same run,
-// dense_blocks_131k_b8 at n = 32 and 128: 163 and 500 us against 183 and 551).
+// products, and the registers go to the sums. fp64 windows of 4 spill a little there,
+// and still ran faster than at 4 blocks without spills.
+// Measured: docs/algorithms/spmm-csr.md, "Row-split's blocks per SM".
 inline constexpr int kRunBlocks = 5;
 constexpr int run_unroll(int vectors, bool vector) {
     const int u = (vector ? 8 : 4) / vectors;
@@ -170,8 +165,8 @@ inline double group_threads(std::int64_t m, std::int64_t n, const geometry& g) {
 // (unroll() nonzeros), within a warp. More lanes shorten the chain of dependent loads a
 // row costs (the column index, then B); fewer waste no lanes on short rows. Where the
 // groups still leave half the device idle, more nonzero lanes, up to a warp per row:
-// the longer-than-mean rows' chains shrink at no cost (H100, n = 1 and 8: hep-th,
-// bips98_606, Si2, bayer10 from 9-13 us to 6-8).
+// the longer-than-mean rows' chains shrink at no cost.
+// Measured: docs/algorithms/spmm-csr.md, "Row-split's geometry: filling the device".
 inline constexpr int kMinSlabLanes = 8;
 inline constexpr double kBusyWaves = 4.0;
 inline constexpr double kBusyChain = 4.0;
@@ -185,12 +180,9 @@ inline int rows_lanes_for(const geometry& g, double mean) {
 // One column (single_column.cuh): W = rows_lanes lanes per row, the power of two
 // nearest (on a log scale) to a mean row's load batches, mean / kSingleUnroll, so that
 // a mean row takes about one batch per lane; then doubled while the groups hold at most
-// a quarter of the threads the device runs at once. H100, fp32, same run, against the
-// next power of two up: banded_1m_hb4 (9 nonzeros per row) 48.0 -> 41.6 us,
-// stencil27_d3_30 (76) 35.3 -> 32.6; against half the lanes: rmat_s18_e8 (8) 28.7 ->
-// 26.3. Doubling while the groups hold at most half the device's threads: Dubcova1 7.6
-// us against 7.1, bips98_606 6.5 against 5.7 (geomean over the suite 1.34x against
-// 1.36x cuSPARSE).
+// a quarter of the threads the device runs at once (nearest beat the next power of two
+// up and half the lanes; a half instead of a quarter was slower).
+// Measured: docs/algorithms/spmm-csr.md, "One column: kSingleFill and the lanes per row".
 inline constexpr double kSingleFill = 4.0;
 inline geometry choose_single(std::int64_t m, double mean, std::size_t element_bytes,
                               const device_info* device) {
@@ -233,25 +225,19 @@ inline geometry choose_split(std::int64_t m, std::int64_t nnz, std::int64_t n,
     g.chain_lanes = g.rows_lanes;
     // Busy: the groups hold more than kBusyWaves times the threads the device runs at
     // once. Other warps then hide a row's chain, and what counts is the load-store
-    // instructions per product (the kernels were issue-bound there: banded_1m_hb4 at
-    // n = 128, 79% of the load-store pipe busy, DRAM at 38%). So one nonzero lane per
-    // row (no butterfly; a row's column indices and values loaded once per column
+    // instructions per product (the kernels were issue-bound there). So one nonzero lane
+    // per row (no butterfly; a row's column indices and values loaded once per column
     // lane) and, where a warp of column lanes covers the slab with one vector each,
     // half the lanes with two vectors each: two rows per warp, one index load for 8
-    // products instead of 4. H100, fp32, same run: banded_1m_hb4 at n = 32 and 128
-    // from 373 and 866 us to 228 and 589 (cuSPARSE 554 and 796), stencil27_d1_64 from
-    // 187 and 408 to 117 and 310; the power-law graphs within 2%. (Two vectors with R
-    // = 2 where the device is not busy, or fewer nonzero lanes there, were slower:
-    // bcsstk16 at n = 128, 24.5 us against 26.4 and 41.) The long-row threshold keeps
-    // the chain_lanes the groups had (plan_long_rows): measured with R = 1 it listed
-    // rmat_g500_s16's rows of 33-64 nonzeros too, 56 us against 50 at n = 32.
+    // products instead of 4. (Not where the device is not busy: slower there.) The
+    // long-row threshold keeps the chain_lanes the groups had (plan_long_rows): with
+    // R = 1 it listed rows near the mean too.
     //
     // Groups of one or two column lanes (n <= 2 vectors) do 1-8 products per loaded
     // nonzero, and there a row's chain still counts: their rows keep enough nonzero
-    // lanes for kBusyChain load batches per lane of a mean row (dense_blocks_131k_b8
-    // at n = 1 and 8: 84 and 76 us with R = 1, 52 and 67 with this; stencil27_d3_30 at
-    // n = 8: 74 and 54). Wider groups keep R = 1: stencil27_d3_30 at n = 32 and 128 took
-    // 123 and 282 us with the chain rule against 99 and 254.
+    // lanes for kBusyChain load batches per lane of a mean row. Wider groups keep R = 1
+    // (the chain rule was slower there).
+    // Measured: docs/algorithms/spmm-csr.md, "Row-split's geometry: busy".
     if (group_threads(m, n, g) > kBusyWaves * resident) {
         g.busy = true;
         if (g.lanes == 32 && g.vectors == 1) {
@@ -282,20 +268,13 @@ inline geometry choose_split(std::int64_t m, std::int64_t nnz, std::int64_t n,
 // slab) last adds the parts' partial sums, in part order, from the buffer
 // (row_split.cuh).
 //
-// Why (H100, fp32, against cuSPARSE in the same run): a row of thousands of nonzeros
-// (a2nnsnsl, as-caida, rmat) kept one group busy long after the rest of the device was
-// done (n = 1: 0.02-0.05x, now 0.6-1.2x). Every (row, slab) task costs a chain of
-// dependent loads, so the long rows' slabs are only as narrow as they need to be: with
-// 2 column lanes for every long row, the tasks of thousands of rows of 17-200 nonzeros
-// kept the blocks busy for 50-90 us at n = 512 (bayer10, ca-CondMat, PGPgiantcompo:
-// 0.55x). The minimum and the mean factor keep regular rows with the groups: with load
-// batches alone, every row of stencil27 at n = 512 and of bcsstk16 at n = 128 was
-// "long", 5-25x slower than cuSPARSE. Underfilled devices (a few hundred rows:
-// mbeacxc, aa3) gain from lending long rows more lanes: with one batch instead of two
-// for the groups, n = 8 took 7.7 and 8.2 us instead of 10.1 and 10.3 (PGPgiantcompo,
-// ca-HepTh: 8.1 and 7.9 instead of 9.9 and 9.4; H100, same run). The mean factor there
-// keeps rows near the mean with the groups: bcsstk16 (mean 59) listed half its rows at
-// a threshold of 64 and took 13.4 us instead of 10.2.
+// Why: a row of thousands of nonzeros kept one group busy long after the rest of the
+// device was done. Every (row, slab) task costs a chain of dependent loads, so the long
+// rows' slabs are only as narrow as they need to be (long_lanes). The minimum and the
+// mean factor keep regular rows with the groups (with load batches alone, every row of
+// a stencil was "long"). Underfilled devices (a few hundred rows) gain from lending
+// long rows more lanes, and the mean factor there keeps rows near the mean with the
+// groups. Measured: docs/algorithms/spmm-csr.md, "Long rows: the thresholds".
 //
 // Two vectors (n beyond 32 vectors: 128 fp32 or 64 fp64 columns, and fp32's busy
 // geometry at n = 65..128) on a busy device: a long row's slabs of 8 column lanes
@@ -303,27 +282,21 @@ inline geometry choose_split(std::int64_t m, std::int64_t nnz, std::int64_t n,
 // rows' slabs of 2 column lanes cost more than the chains they cut: each slab re-reads
 // the row's column indices and values (64 times at n = 512) and takes B in 32-byte
 // pieces instead of whole lines. There only rows of more than kVeryLongChunksWide
-// batches are very long (H100, fp32, same run against 4 batches: rmat_g500_s16 at n =
-// 512 336 -> 305 us and at n = 128 96 -> 88, email-Enron at n = 512 143 -> 130,
-// wiki-Vote 42 -> 40; 8 batches: rmat_g500_s16 at n = 512 325 us). Not where the
-// groups leave the device less busy: there a few rows of 512-2048 nonzeros became
-// the tail as chains of up to 16 batches (same run, 16 batches everywhere against
-// only when busy: rajat01, rows up to 1442, at n = 512 26.4 against 24.7 us, in fp64
-// at n = 128 21.1 against 16.8).
+// batches are very long. Not where the groups leave the device less busy: there a few
+// rows of 512-2048 nonzeros became the tail as chains of up to 16 batches.
+// Measured: docs/algorithms/spmm-csr.md, "Long rows: kVeryLongChunksWide".
 //
 // Parts, because one block per (row, slab) left a row of thousands of nonzeros a chain
-// of tens of dependent load batches, the kernel's tail at small n (a2nnsnsl's rows of
-// 5003: 0.6x cuSPARSE at n = 1, 28 us at n = 8 where parts take 13). Only at small n:
+// of tens of dependent load batches, the kernel's tail at small n. Only at small n:
 // at n >= 128 a row's slabs already make many tasks, and 8 parts each made them the
-// tail (rmat_g500_s16 at n = 512: 597 us against 390).
+// tail. Measured: docs/algorithms/spmm-csr.md, "Long rows: parts".
 //
 // One column (n == 1, single_column.cuh) plans the same tiers with its own lanes: the
 // groups' W lanes and kSingleUnroll set the threshold, a long row goes to a warp where
 // the groups keep the device busy and to a block where they leave it underfilled
-// (where a row's 32 lanes would be no more than its group had: mbeacxc and aa3 took 9.3
-// and 8.7 us with a warp, 6.4 with a block), a very long row (beyond kWarpVeryChunks
-// batches of a warp) to kVeryLongParts parts, and "underfilled" counts the kernel's own
-// single_blocks_per_sm.
+// (where a row's 32 lanes would be no more than its group had), a very long row (beyond
+// kWarpVeryChunks batches of a warp) to kVeryLongParts parts, and "underfilled" counts
+// the kernel's own single_blocks_per_sm.
 //
 // Groups of at most kWarpRowsMaxLanes column lanes (n <= 8 in fp32, 4 in fp64, 16 in the
 // 16-bit types) do the same where the device is not underfilled: a long row gets a warp
@@ -331,24 +304,19 @@ inline geometry choose_split(std::int64_t m, std::int64_t nnz, std::int64_t n,
 // and a row of more than kWarpVeryChunks of a warp's load batches (1024 nonzeros with
 // two column lanes, 2048 with one) goes to the parts. A power-law graph has thousands of
 // rows a little over the threshold (rmat_s18_e8 at n = 8: about 12,700 rows of more
-// than 32 nonzeros, 43% of its nonzeros, by its generator's statistics), and a block
-// gave each such row 64 nonzero lanes for a chain of dependent loads as long as a
-// warp's: a row of up to 128 nonzeros is one batch of the first warp's, and the other
-// three warps of the block wait at the barrier while the wave of long-row blocks holds
-// most of the device's slots.
-// H100, fp32, n = 8, same run, block -> warp: rmat_s18_e8 55.9 -> 41.3 us (cuSPARSE
-// 180), the other 32 matrices within run-to-run noise. Wider groups keep the blocks: at
-// n = 32 (8 column lanes, 4 nonzero lanes per warp) warps gained on rmat_s18_e8 (90.3 ->
-// 80.6) and lost on the graphs with rows of hundreds (as-caida 16.6 -> 27.4, wiki-Vote
-// 10.8 -> 17.2, astro-ph 14.3 -> 17.0).
+// than 32 nonzeros, by its generator's statistics), and a block gave each such row 64
+// nonzero lanes for a chain of dependent loads as long as a warp's: a row of up to 128
+// nonzeros is one batch of the first warp's, and the other three warps of the block
+// wait at the barrier while the wave of long-row blocks holds most of the device's
+// slots. Wider groups keep the blocks (warps lost on the graphs with rows of hundreds).
+// Measured: docs/algorithms/spmm-csr.md, "Long rows on warps".
 //
 // preprocess (or a run without it) lists the long and very long rows on the device;
 // the kernel reads the counts there, so the host never waits for them. Blocks for
 // long rows come first in the grid, at most one wave of them (the lists may be empty:
 // they are planned from the bound on their size), each walking the lists; the groups'
-// blocks take the slots they leave. (Two blocks per SM made the tasks of the thousands
-// of long rows of rmat_g500_s16, wiki-Vote or email-Enron the tail: 0.4-0.7x cuSPARSE
-// at n >= 128 on the H100, against 0.8-1.0x with one wave.)
+// blocks take the slots they leave. (Two blocks per SM made the long rows' tasks the
+// tail. Measured: docs/algorithms/spmm-csr.md, "Long rows: one wave of blocks".)
 inline constexpr int kLongChunks = 4;
 inline constexpr int kLongChunksUnderfilled = 1;
 inline constexpr std::int64_t kLongMin = 64;
@@ -433,15 +401,9 @@ inline long_plan plan_long_rows(const geometry& g, std::int64_t m, std::int64_t 
     std::int64_t very =
         std::max(threshold, std::int64_t(very_chunks) * (kThreads / lanes) * kTaskUnroll);
     // Tier 0 on warps: very long beyond kWarpVeryChunks load batches of a warp (a warp
-    // has 32 / lanes nonzero lanes). One column, H100, fp32, same run, against 4 batches
-    // (512 nonzeros): wiki-Vote 8.9 -> 7.4 us, rmat_s18_e8 26.3 -> 25.2, rajat01 8.3 ->
-    // 9.0, geomean over the suite 1.36x -> 1.38x cuSPARSE. n = 8, against 16 batches
-    // (2048 nonzeros): email-Enron 16.8 -> 24.3 us.
-    // One column keeps that threshold where it leaves the device underfilled too (its
-    // long rows then go a block each). With 4 block batches (4096 nonzeros) there, as
-    // revision d1d013c had by mistake, H100, full runs before and after: a2nnsnsl 9.5 ->
-    // 15.6 us (cuSPARSE 11.4), as-caida 8.8 -> 10.5, rmat_g500_s16 16.3 -> 17.5; only
-    // rajat01 (rows up to 1442) gained, 8.4 -> 7.6.
+    // has 32 / lanes nonzero lanes). One column keeps that threshold where it leaves the
+    // device underfilled too (its long rows then go a block each; block batches there
+    // were slower). Measured: docs/algorithms/spmm-csr.md, "Long rows on warps".
     if (p.warp_rows || g.single)
         very = std::max(threshold, std::int64_t(kWarpVeryChunks) * (32 / lanes) *
                                        (g.single ? g.unroll() : kTaskUnroll));
@@ -450,9 +412,8 @@ inline long_plan plan_long_rows(const geometry& g, std::int64_t m, std::int64_t 
         p.tiers[1].parts = int(kVeryLongParts / p.tiers[1].slabs);
         // Tier 0 on warps halves the very long threshold, which doubles the bound on the
         // very long rows (nnz / (threshold + 1)) and so on their partial sums in the
-        // buffer; half the parts keep that where it was (n = 8, fp32: stencil27_d1_64
-        // 1.98 MB with 8 parts, 1.12 MB with 4; cuSPARSE 1.14). H100, n = 8, same run, 8
-        // parts -> 4: a2nnsnsl (rows of 5003) 11.6 -> 12.6 us, the rest within noise.
+        // buffer; half the parts keep that where it was, at a small cost on the longest
+        // rows. Measured: docs/algorithms/spmm-csr.md, "Long rows: parts".
         if (p.warp_rows && !g.single) p.tiers[1].parts /= 2;
     }
     p.wave = wave;

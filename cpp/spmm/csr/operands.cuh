@@ -67,7 +67,7 @@ template <class T> __device__ __forceinline__ T load_ro(const T* p) {
 // Rounded arithmetic, spelled out: the kernels promise bitwise the same C whichever of
 // them runs a row (row-split's groups or its runs, row_runs.cuh), and left to itself
 // the compiler contracts alpha*sum + beta*c into an fma either way round, differently
-// from kernel to kernel (seen on the H100: n = 97 with beta = 0.5).
+// from kernel to kernel (seen with n = 97 and beta = 0.5).
 __device__ __forceinline__ float mul_rn(float a, float b) { return __fmul_rn(a, b); }
 __device__ __forceinline__ double mul_rn(double a, double b) { return __dmul_rn(a, b); }
 __device__ __forceinline__ float fma_rn(float a, float b, float c) { return __fmaf_rn(a, b, c); }

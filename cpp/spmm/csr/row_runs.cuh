@@ -7,9 +7,8 @@
 // per value of B loaded instead of one.
 //
 // Why: at large n a row of op(B) is 0.5-2 kB, and on blocky matrices the kernels were
-// bound by moving those rows from L2, not by DRAM (H100, fp32, n = 512:
-// dense_blocks_131k_b8 and stencil27_d3_30 at 5.7x and 5.9x the DRAM floor, rows of
-// op(B) read 8 and 3 times each from L2 for each pass).
+// bound by moving those rows from L2, not by DRAM (measured:
+// docs/algorithms/spmm-csr.md, "Runs of rows: runs.hpp").
 //
 // Deterministic, and bitwise the same as the plain groups (row_split.cuh): every lane
 // still sums a row's nonzeros in row order, one product at a time, for its columns;

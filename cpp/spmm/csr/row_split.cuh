@@ -45,8 +45,8 @@ __device__ __forceinline__ void add_across(A (&sum)[NV][V]) {
 // Nonzero lane `first` of `stride` sums its nonzeros of a row (offsets first,
 // first + stride, ...) for its columns (sum must be clear). (Loading the next batch's
 // column indices while the current batch's B is in flight needed 16 more registers,
-// and the lower occupancy that took cost more than it saved: 0.9x at n >= 128 on the
-// H100.)
+// and the lower occupancy that took cost more than it saved. Measured:
+// docs/algorithms/spmm-csr.md, "Row-split's blocks per SM".)
 template <class T, int G, int NV, bool Vector, class I>
 __device__ __forceinline__ void sum_row(const sparse_rows<T, I>& A, const dense_in<T>& B,
                                         std::int64_t n, int begin, unsigned length,
@@ -87,9 +87,8 @@ inline constexpr int warp_batch = G * R * warp_loads<T, G, NV, Vector>;
 //
 // Why: sum_row's lanes each load every column index and value they use, two load
 // instructions per nonzero besides the NV loads of B; here two per W*M nonzeros. The
-// kernels were issue-bound on the load-store pipe (H100, fp32, same run: n = 512
-// stencil27_d3_30 987 -> 773 us, dense_blocks_131k_b8 1544 -> 1064; n = 128
-// stencil27_d3_30 257 -> 222).
+// kernels were issue-bound on the load-store pipe (measured:
+// docs/algorithms/spmm-csr.md, "Warp loads: kWarpLoadLanes").
 //
 // Every lane of the warp must call it (the shuffles), with first, step and length the
 // same on the lanes of a segment; segments of fewer than 32 lanes all run as long as
@@ -202,8 +201,8 @@ __device__ __forceinline__ void add_warps(A (&sum)[1][V]) {
 // Task `t` of a tier of long rows in one part: row list[t % listed], column slab
 // t / listed, with G column lanes and kThreads / G nonzero lanes. Slab-major, as the
 // groups' blocks go: the listed rows read B's slabs in the same order as the rest, one
-// slab's rows of B in L2 at a time (H100, fp32, n = 512, same run: rmat_s18_e8 1215 ->
-// 1170 us, wiki-Vote 48.8 -> 46.4, rmat_g500_s16 382 -> 375).
+// slab's rows of B in L2 at a time. Measured:
+// docs/algorithms/spmm-csr.md, "Long rows: slab-major tasks and the lists".
 template <class T, class TC, int G, bool Vector, bool Lean, class I>
 __device__ __forceinline__ void long_row_task(const sparse_rows<T, I>& A, const dense_in<T>& B,
                                               const dense_out<TC>& C, acc_t<T> al, acc_t<T> be,
@@ -344,7 +343,7 @@ __device__ __forceinline__ void long_rows_block(const sparse_rows<T, I>& A, cons
 // Parts (kWhole, kParts, kPartsFilled, see geometry.hpp): separate kernels for very
 // long rows cut into parts, only where the plan cuts them (small n), because the part
 // tasks' registers changed how ptxas allocated the groups' loop: compiled into every
-// kernel, they cost 11-17% at n = 128 on the H100.
+// kernel, they slowed large n (docs/algorithms/spmm-csr.md, "Row-split's blocks per SM").
 //
 // Z > 1: each segment of G column lanes (R = 1) takes a window of Z rows and shares the
 // loads of B among the runs of rows with one pattern there (row_runs.cuh).
@@ -393,10 +392,10 @@ __global__ void __launch_bounds__(kThreads, row_split_kernel_blocks(sizeof(T), V
 // else in tier 0 (counts must be 0 before; each list has room for every row it can get
 // by construction, see plan_long_rows). A warp takes one atomic per tier for all its
 // listed rows: with one per row, the thousands of long rows of a power-law graph queued
-// on the two counters (H100, Nsight Compute, rmat_s18_e8 at n = 8: 19.0 us with its warps
-// stalled on the load-store queue, 4.8 us with one atomic per warp; the product kernel
-// takes 37). The order of the lists varies from run to run; no result depends on it. A
-// template on the offsets' width I.
+// on the two counters (measured:
+// docs/algorithms/spmm-csr.md, "Long rows: slab-major tasks and the lists").
+// The order of the lists varies from run to run; no result depends on it. A template on
+// the offsets' width I.
 template <class I>
 __global__ void long_rows_kernel(const I* row_ptr, int base, int rows, int nnz, split_view S,
                                  int* counts) {

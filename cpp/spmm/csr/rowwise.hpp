@@ -1,11 +1,12 @@
 // Row-split reads op(B) a row at a time, each column lane a 16-byte piece of the row,
 // and writes C the same way. When op(B) is column-wise (B column-major, or row-major
 // and transposed) those pieces are `ld` elements apart, one cache sector per element;
-// so are C's when C is column-major. On the H100 row-split then took 4-7x the time it
-// takes on row-major B and C (fp32, n = 128: Dubcova1 128 us against 19, banded_1m_hb4
-// 2.7 ms against 0.51), slower than cuSPARSE. So, where it pays (the rules below), a
-// run first copies op(B) row-wise into the caller's buffer, rows padded to whole
-// 16-byte vectors, and row-split reads the copy with 16-byte loads at any n; and it
+// so are C's when C is column-major. Row-split then took several times what it takes
+// on row-major B and C, slower than cuSPARSE (measured:
+// docs/algorithms/spmm-csr.md, "Row-wise copies: rowwise.hpp").
+// So, where it pays (the rules below), a run first copies op(B) row-wise into the
+// caller's buffer, rows padded to whole 16-byte vectors, and row-split reads the copy
+// with 16-byte loads at any n; and it
 // writes alpha*op(A)*op(B) row-wise into the buffer, in the accumulation type, and a
 // second kernel turns that into column-major C, adding beta*C. Each copy costs two
 // passes over its matrix and a launch; the buffer grows by op(B)'s k x n elements and
@@ -23,15 +24,10 @@
 namespace tcs::spmm::csr {
 
 // Whether the row-wise copy of a column-wise op(B) (k x n) pays for its launch and its
-// pass over B: for an op(B) of at least 2^18 elements or 2^22 products (nnz * n). H100,
-// fp32, row-split, same run: at n = 32 the copy made the regular matrices with op(B) of
-// 218k elements or less 2-4 us slower (nos3 6.9 -> 10.8 us, Si2 7.1 -> 10.8,
-// bcsstk13 10.9 -> 13.3), while from 268k on the irregular ones gained most (hep-th
-// 17.0 -> 13.8, PGPgiantcompo 21.4 -> 14.7, as-caida 36.0 -> 22.8, uniform_1m_8 6976
-// -> 527). At n = 128 the strided reads cost more, and small matrices with long rows
-// gained too (aa3, 825 x 128, 9M products: 31.1 -> 22.3; bcsstk13 24.1 -> 19.1) while
-// nos3 and Si2 (2.0M and 2.3M products) still lost 2 us. At n = 1 a column of op(B) is
-// its row: nothing to copy.
+// pass over B: for an op(B) of at least 2^18 elements or 2^22 products (nnz * n); below,
+// the copy's launch outweighed the strided reads on the regular matrices. At n = 1 a
+// column of op(B) is its row: nothing to copy.
+// Measured: docs/algorithms/spmm-csr.md, "Row-wise copies: rowwise.hpp".
 inline bool rowwise_b_pays(std::int64_t k, std::int64_t nnz, std::int64_t n) {
     return n > 1 && (double(k) * double(n) >= 0x1p18 || double(nnz) * double(n) >= 0x1p22);
 }
@@ -40,12 +36,9 @@ inline bool rowwise_b_pays(std::int64_t k, std::int64_t nnz, std::int64_t n) {
 // buffer, then finish_columnwise). Written directly, a warp's column lanes store one
 // element per column of C, each `ld` apart; where a warp holds at most two rows (16 or
 // 32 column lanes per row) those stores cost more than the copy's two extra passes over
-// C and its launch: H100, fp32, n = 128, B copied too, same run: banded_1m_hb4 2143 ->
-// 1406 us, rmat_s18_e8 784 -> 504, a2nnsnsl 199 -> 139, luxembourg_osm 255 -> 169,
-// rajat01 (m = 6.8k) 29.8 -> 23.9. At n = 32 (8 column lanes) it lost everywhere
-// (banded_1m_hb4 340 -> 424), so did C of under 2^19 elements (bcsstk13, ex36, nos3:
-// 1-2 us), and rows of more than 32 nonzeros on average, whose products outweigh C's
-// stores (dense_blocks_131k_b8 394 -> 419, stencil27_d3_30 271 -> 293, bcsstk16 even).
+// C and its launch. With 8 column lanes it lost everywhere, so did a C of under 2^19
+// elements and rows of more than 32 nonzeros on average, whose products outweigh C's
+// stores. Measured: docs/algorithms/spmm-csr.md, "Row-wise copies: rowwise.hpp".
 inline bool rowwise_c_pays(std::int64_t m, std::int64_t nnz, std::int64_t n, const geometry& g) {
     return n > 1 && g.lanes >= 16 && double(m) * double(n) >= 0x1p19 &&
            double(nnz) <= 32.0 * double(m);
@@ -59,13 +52,9 @@ inline bool rowwise_c_pays(std::int64_t m, std::int64_t nnz, std::int64_t n, con
 // large as op(B) and C together (banded_1m_hb4 at n = 128: 1.02 GB, where cuSPARSE asks
 // for 0.14 MB), more than a solver near the device's memory can give. A pass of 32
 // columns reads A again, but on the matrices whose copies exceed the budget four passes
-// of 32 take about what one pass of 128 took. H100, fp32, column-major B and C at
-// n = 128, same run, all n against passes of 32: banded_1m_hb4 1382 -> 1312 us and
-// 1025 -> 129 MB, uniform_1m_8 2368 -> 2053 us and 1025 -> 129 MB, rmat_s18_e8 496 ->
-// 551 us and 269 -> 34 MB, stencil27_d1_64 488 -> 510 us and 269 -> 34 MB (cuSPARSE:
-// 2223, 20238, 2251, 1915 us). On the small matrices, whose copies are a few MB, the
-// passes' launches would cost up to 3x (the suite's n = 32 times, four of them, against
-// its n = 128 ones: mbeacxc 52 against 15 us).
+// of 32 take about what one pass of 128 took; on the small matrices, whose copies are a
+// few MB, the passes' launches would cost more than they save.
+// Measured: docs/algorithms/spmm-csr.md, "Row-wise copies: rowwise.hpp".
 inline constexpr std::int64_t kChunkColumns = 32;
 inline constexpr double kCopyBudgetBytes = 0x1p27;  // 128 MiB
 

@@ -1,24 +1,18 @@
 // When row-split shares loads of op(B) among runs of rows with one pattern
 // (row_runs.cuh), and with which window. The kernel finds the runs itself, and is
 // correct on any matrix; but on a matrix without runs its windows only cost (each
-// segment walks Z rows one run after another, at 5 blocks per SM instead of up to 9:
-// H100, fp32, same run, windows of 4 against the plain groups: stencil27_d1_64 at
-// n = 128 and 512 0.50x and 0.48x, rmat_s18_e8 0.63x and 0.79x, email-Enron 0.61x and
-// 0.64x). So tcsSpMM_preprocess counts the runs (count_runs_kernel) and waits for the
+// segment walks Z rows one run after another, at 5 blocks per SM instead of up to 9).
+// So tcsSpMM_preprocess counts the runs (count_runs_kernel) and waits for the
 // count; only a preprocessed call uses them.
 //
-// Where (H100, fp32, same run, plain groups -> windows of the best Z):
-//   - busy geometry with 16 or more column lanes (fp32 n > 32, fp64 n > 16):
-//     stencil27_d3_30 (three unknowns per node) at n = 128 and 512 212 -> 155 and
-//     765 -> 533 us with Z = 3 (Z = 4: 237 and 813), dense_blocks_131k_b8 (blocks of
-//     8 rows) 299 -> 250 and 1130 -> 914 with Z = 4 (Z = 3: 395 and 1342). At n = 32
-//     (8 column lanes) neither gained (76 -> 74 us with Z = 3, 98 -> 110 with Z = 4).
+// Where:
+//   - busy geometry with 16 or more column lanes (fp32 n > 32, fp64 n > 16); with 8
+//     column lanes neither window gained.
 //   - not where the groups leave the device less busy: there a window's rows are
-//     work the device would have done in parallel (bcsstk16, runs of 3, at n = 128:
-//     22 -> 35 us with Z = 3).
+//     work the device would have done in parallel.
 //   - only with few runs per row: the window that gives the fewest (at most
-//     kRunMaxPerRow; windows start at multiples of Z). dense_blocks_131k_b8 with Z = 3
-//     (0.44 runs per row) took 1342 us against 1130 without runs.
+//     kRunMaxPerRow; windows start at multiples of Z).
+// Measured: docs/algorithms/spmm-csr.md, "Runs of rows: runs.hpp".
 #pragma once
 
 #include "spmm/csr/geometry.hpp"

@@ -5,20 +5,20 @@
 // Why: row-split lays its lanes over columns of C and over a row's nonzeros, and gives
 // long rows whole blocks (row_split.cuh). Its column lanes read 16-byte pieces of a row
 // of op(B); when op(B) is column-wise those pieces are ld apart, a cache line per column
-// (0.78x cuSPARSE at n = 32, 0.48x at 128 on the H100). CSR-vector lays its lanes over
+// (slower than cuSPARSE). CSR-vector lays its lanes over
 // the row's nonzeros only: A is read coalesced, the lanes of a group read the same
 // column of op(B) at the rows of L nonzeros, and every entry of A serves a tile of
 // columns from registers. So CSR-vector for column-wise op(B) up to
-// kVectorRowsMaxColumns, row-split for everything else, n == 1 included. (Those ratios
-// were row-split's element-wise reads; it now reads a row-wise copy of a large enough
-// column-wise op(B) (rowwise.hpp), 2.05x cuSPARSE at n = 32. The limit below was not
-// measured again since.)
+// kVectorRowsMaxColumns, row-split for everything else, n == 1 included. (That was
+// row-split's element-wise reads; it now reads a row-wise copy of a large enough
+// column-wise op(B), rowwise.hpp, and the limit below is unmeasured against it.)
 //
 // Merge-path is no longer picked: its partition, carry-out records and fix-up launch
-// cost 10-15 us on matrices that row-split now does in 5-7 (nos3, Si2, bcsstk13 at
-// n = 8 and 32 on the H100), and the irregular matrices it used to win on (longest row
-// 70-1150 times the mean) are balanced by row-split's long-row blocks. The sweep in
-// docs/algorithms/spmm-csr.md has the measurements.
+// cost more than row-split's whole run on the small matrices, and the irregular
+// matrices it used to win on (longest row 70-1150 times the mean) are balanced by
+// row-split's long-row blocks.
+// Measured: docs/algorithms/spmm-csr.md, "The automatic rule: select.hpp"; the sweep:
+// docs/algorithms/spmm-csr.md, "Choosing between them".
 #pragma once
 
 #include "core/device.hpp"
@@ -29,19 +29,16 @@
 
 namespace tcs::spmm::csr {
 
-// CSR-vector for column-wise op(B) (column j contiguous) up to this n. A first guess,
-// to be measured on the GPU: every kVectorTile columns cost CSR-vector one more pass
-// over each row (A's entries read again, from L1 after the first pass), so its lead
-// shrinks as n grows; the other families' 0.78x and 0.48x of cuSPARSE at n = 32 and 128
-// say the limit may well move up.
+// CSR-vector for column-wise op(B) (column j contiguous) up to this n: every kVectorTile
+// columns cost CSR-vector one more pass over each row (A's entries read again, from L1
+// after the first pass), so its lead shrinks as n grows. Unmeasured (the limit may move
+// either way): docs/algorithms/spmm-csr.md, "The automatic rule: select.hpp".
 inline constexpr std::int64_t kVectorRowsMaxColumns = 16;
 
 // Whether the automatic rule takes CSR-vector: column-wise op(B) from n = 2 up to
-// kVectorRowsMaxColumns. Not n == 1: CSR-vector has no answer to long rows, and on the
-// H100 it took 243-564 us against cuSPARSE's 12 on as-caida and a2nnsnsl (0.02-0.05x)
-// where row-split, with its long-row blocks, took 14-18 us. Row-split's geomean over
-// the suite at n = 1 is 0.80x cuSPARSE against CSR-vector's 0.66x (CSR-vector is
-// faster on the regular matrices: 6 us against 10 on Dubcova1).
+// kVectorRowsMaxColumns. Not n == 1: CSR-vector has no answer to long rows (its
+// geomean over the suite there is below row-split's, though it is faster on the
+// regular matrices). Measured: docs/algorithms/spmm-csr.md, "The automatic rule: select.hpp".
 inline bool prefers_vector_rows(std::int64_t n, bool b_columns) {
     return n > 1 && b_columns && n <= kVectorRowsMaxColumns;
 }
@@ -51,10 +48,10 @@ inline constexpr int kVectorTile = 8;
 
 // CSR-vector's lanes per row: the smallest power of two >= a quarter of op(A)'s mean row
 // length, clamped to [2, 32], so that a lane of a mean row holds a few nonzeros, all
-// loaded at once. (One nonzero per lane, measured when the rule still sent n == 1 here,
-// ran 136 us against cuSPARSE's 47 us on banded_1m_hb4 on the H100: a warp then had one
-// or two rows' worth of loads in flight, too few to cover the memory latency.) At least
-// 2: a lane alone per row walks every longer-than-mean row serially, while its partner
+// loaded at once. (With one nonzero per lane a warp had one or two rows' worth of loads
+// in flight, too few to cover the memory latency, measured when the rule still sent
+// n == 1 here: docs/algorithms/spmm-csr.md, "The automatic rule: select.hpp".) At
+// least 2: a lane alone per row walks every longer-than-mean row serially, while its partner
 // costs only a shuffle. Its tile: the columns whose values of B (for every unrolled
 // nonzero) and sums a lane holds in registers per pass: 4 up to n = 4 (a wider tile
 // would only cost registers and occupancy), kVectorTile beyond (the entries of A are

@@ -10,13 +10,9 @@
 //
 // Why not row_split_kernel with one column lane: its lane holds a vector of V columns,
 // V sums and, per unrolled nonzero, V loads of B behind bounds checks, for one column.
-// It took 72 registers (7 blocks per SM) and 6x the warp instructions of cuSPARSE's
-// SpMV kernel (H100, Nsight Compute, rmat_s18_e8: 24.6 M against 3.8 M, 53.5 us
-// against 24.2). Here a lane holds one sum: 32 registers in fp32 (16 blocks per SM), 40
-// in fp64 (12). Same run on the H100, fp32, the one-vector groups -> this kernel, us
-// (cuSPARSE): rmat_s18_e8 56.1 -> 26.3 (29.9), stencil27_d1_64 48.5 -> 35.6 (35.8),
-// dense_blocks_131k_b8 51.9 -> 36.8 (35.7), a2nnsnsl 15.3 -> 9.6 (11.9); geomean over
-// the suite 1.11x -> 1.36x cuSPARSE.
+// It took 72 registers (7 blocks per SM) and several times the warp instructions of
+// cuSPARSE's SpMV kernel. Here a lane holds one sum: 32 registers in fp32 (16 blocks per
+// SM), 40 in fp64 (12). Measured: docs/algorithms/spmm-csr.md, "One column: the kernel".
 //
 // Deterministic: the split of a row over lanes and parts depends only on the plan and the
 // row's length, each lane sums in row order, the butterflies and the parts' additions
