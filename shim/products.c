@@ -235,7 +235,7 @@ static spgemm_operands spgemm_operands_of(cusparseHandle_t handle, cusparseConst
  * operands and does not hand over. *on_real keeps the choice for the later stages.
  * The stage's size query (buffer NULL) is tcsparse's alone: asking cuSPARSE too cost
  * every product a cuSPARSE size query, and the first one cuSPARSE's SpGEMM module load
- * (40 ms in hypre's setup on an H200). A call with a buffer carries the buffer's size,
+ * (measured in hypre's setups: docs/perf/hypre_h200.md). A call with a buffer carries the buffer's size,
  * so one that tcsparse hands over goes to cuSPARSE only where cuSPARSE's size query
  * (`real_sizes`, into real_size_) succeeds and fits that size. */
 #define TCS_SHIM_START(k, on_real, buffer, size, tcs_call, real_sizes, forward_call)   \
