@@ -25,21 +25,22 @@ import matplotlib.pyplot as plt  # noqa: E402
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "petsc"))
 from compare import logview  # noqa: E402  (PETSc's -log_view reader, one copy)
 
-HYPRE_MODES = [("hypre", "hypre's own"), ("vendor", "vendor cuSPARSE"),
-               ("tcs", "vendor on tcsparse")]
-PETSC_MODES = [("plain", "cuSPARSE"), ("tcs", "tcsparse shim")]
+# (mode, label, colour): one colour per library in every panel.
+HYPRE_MODES = [("hypre", "hypre's own", "C0"), ("vendor", "vendor cuSPARSE", "C1"),
+               ("tcs", "vendor on tcsparse", "C2")]
+PETSC_MODES = [("plain", "cuSPARSE", "C1"), ("tcs", "on tcsparse", "C2")]
 
 
 def hypre_series(path):
     """{mode: {gpus: (setup, solve)}} from one hypre.json (one problem)."""
     with open(path) as f:
         table = json.load(f)
-    series = {m: {} for m, _ in HYPRE_MODES}
+    series = {m: {} for m, _, _ in HYPRE_MODES}
     for key, row in table.items():
         if key.endswith("/trace"):
             continue
         gpus = int(key.split("/np")[1])
-        for mode, _ in HYPRE_MODES:
+        for mode, _, _ in HYPRE_MODES:
             r = row.get(mode) or {}
             if r.get("exit") == "0" and r.get("setup") is not None:
                 series[mode][gpus] = (r["setup"], r["solve"])
@@ -49,7 +50,7 @@ def hypre_series(path):
 def petsc_series(spec):
     """{mode: {gpus: (PCSetUp, KSPSolve)}} from a petsc.sh run folder."""
     folder, _, case = spec.partition(",")
-    series = {m: {} for m, _ in PETSC_MODES}
+    series = {m: {} for m, _, _ in PETSC_MODES}
     for path in glob.glob(os.path.join(folder, "*.np*.logview")):
         m = re.match(r"(.+)\.(plain|tcs)\.np(\d+)\.logview$", os.path.basename(path))
         if not m or (case and m.group(1) != case) or not m.group(1).startswith("gamg"):
@@ -67,17 +68,21 @@ def main():
     out, panels = sys.argv[1], sys.argv[2:]
     if not panels:
         sys.exit(__doc__)
-    fig, axes = plt.subplots(1, len(panels), figsize=(4.6 * len(panels), 4.0), squeeze=False)
-    for ax, arg in zip(axes[0], panels):
+    cols = min(2, len(panels))
+    rows = (len(panels) + cols - 1) // cols
+    fig, axes = plt.subplots(rows, cols, figsize=(5.2 * cols, 4.0 * rows), squeeze=False)
+    for ax in axes.flat[len(panels):]:
+        ax.set_visible(False)
+    kinds_with_legend = set()
+    for ax, arg in zip(axes.flat, panels):
         title, _, spec = arg.partition("=")
         kind, _, path = spec.partition(":")
         series, modes = hypre_series(path) if kind == "hypre" else petsc_series(path)
-        for i, (mode, label) in enumerate(modes):
+        for mode, label, color in modes:
             pts = sorted(series[mode].items())
             if not pts:
                 continue
             gpus = [g for g, _ in pts]
-            color = f"C{i}"
             ax.plot(gpus, [s for _, (s, _) in pts], "o-", color=color, label=f"{label}: setup")
             ax.plot(gpus, [v for _, (_, v) in pts], "s--", color=color, label=f"{label}: solve")
         ax.set_xscale("log", base=2)
@@ -88,7 +93,9 @@ def main():
         ax.set_ylabel("seconds")
         ax.set_title(title, fontsize=10)
         ax.grid(True, which="both", alpha=0.3)
-    axes[0][0].legend(fontsize=7)
+        if kind not in kinds_with_legend:
+            ax.legend(fontsize=7)
+            kinds_with_legend.add(kind)
     fig.tight_layout()
     fig.savefig(out, dpi=110)
 
