@@ -2,7 +2,8 @@
 //   spmm_blocks/<fp16|fp32|fp64>/row/n<N>/<matrix>/<variant>
 // variants:
 //   tcsparse      TCS_SPMM_ALG_DEFAULT (the block family where its rule says so)
-//   blocks        TCS_SPMM_BSR_TC on the CSR matrix (the block family always)
+//   blocks        TCS_SPMM_BSR_TC on the CSR matrix (the block family, except where its
+//                 preprocess hands A to the CSR family; TCS_HANDOFF=0: always the blocks)
 //   csr           TCS_SPMM_CSR_ALG2 (the CSR family's own rule: DEFAULT before the block
 //                 family existed)
 //   cusparse      cuSPARSE's CSR SpMM, CUSPARSE_SPMM_ALG_DEFAULT

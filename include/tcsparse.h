@@ -216,7 +216,20 @@ typedef enum {
  *    fp32 and fp64 data, fp32 sums for fp16/bf16 data. The math modes do not apply.
  * Both are fastest on blocky matrices (several unknowns per node, wide bands, FEM
  * stiffness matrices: many entries per 8x8 tile); on scattered patterns the hash
- * algorithm is faster (docs/algorithms/spgemm-tiles.md).
+ * algorithm is faster (docs/algorithms/spgemm-tiles.md). So that a tile algorithm named
+ * explicitly is never far slower than DEFAULT, for fp32 and fp64 data it hands the
+ * products tiles would handle badly to the hash algorithm inside the same calls (the
+ * results are then the hash algorithm's, as bitwise reproducible): a short-fat A times a
+ * tall-skinny B (A's columns at least 4 times both A's rows and B's columns) on the
+ * host, and, after converting A and B to tiles in workEstimation, A or B with fewer
+ * than 7 entries per nonempty 8x8 tile on average (uniform random matrices, power-law
+ * graphs, rows of thousands of entries among short ones); also products the tile
+ * algorithms cannot index (nnz(C) >= 2^31, or A and B beyond 32-bit positions). The
+ * thresholds are looser than DEFAULT's: the explicit choice is kept wherever tiles were
+ * measured within about 2x of hash (docs/algorithms/spgemm-tiles.md, "Explicit tile
+ * algorithms"). fp16/bf16 data, for which the hash algorithm has no path, always run on
+ * tiles. The environment variable TCS_HANDOFF=0 (read once per process) turns the
+ * hand-off off, a diagnostic.
  */
 typedef enum {
     TCS_SPGEMM_DEFAULT                  = 0,
@@ -250,7 +263,15 @@ typedef enum {
  *  - TCS_SPMM_CSR_ROWSPLIT, TCS_SPMM_CSR_MERGE: one CSR kernel family; CSR A only.
  *  - TCS_SPMM_BSR_TC: the block family for a CSR or a BSR A: A cut into blocks of 32
  *    rows x 16 of their columns, multiplied on tensor cores (mma.sync). opA must be
- *    NON_TRANSPOSE. Needs compute capability 8.0 (ARCH_MISMATCH otherwise).
+ *    NON_TRANSPOSE. Needs compute capability 8.0 (ARCH_MISMATCH otherwise). For a CSR
+ *    A, tcsSpMM_preprocess hands A to the CSR family (DEFAULT's kernels for a CSR A)
+ *    where its block analysis counts fewer than 3.5 nonzeros of A per row of op(B) a
+ *    block loads (graphs, hub rows, scattered patterns, where the blocks were measured
+ *    several times slower: docs/algorithms/spmm-blocks.md), so that the explicit choice
+ *    is never far slower than DEFAULT; tcsSpMM_getBlockCounts then reports usesBlocks
+ *    0. Without preprocess (which may not wait), while the stream is being captured,
+ *    for a BSR A and with TCS_HANDOFF=0 (read once per process, a diagnostic) the
+ *    blocks always compute.
  *  - TCS_SPMM_BSR_ALG1: cuSPARSE's BSR algorithm; BSR A only, computed by the block family.
  *  - COO and Blocked-ELL values are accepted as arguments and return
  *    TCS_STATUS_NOT_SUPPORTED (no COO or Blocked-ELL SpMM in this version).
@@ -697,7 +718,9 @@ TCS_API tcsStatus_t tcsDnVecSetValues(tcsDnVecDescr_t dnVecDescr, void* values);
  *    algorithm): with a 64-bit C, nnz(C) may pass 2^31; a 32-bit C whose offsets
  *    cannot hold nnz(C) (nnz(C) + base >= 2^31) returns INSUFFICIENT_RESOURCES from
  *    workEstimation, with a log line. The tile algorithms keep 32-bit offsets:
- *    nnz(C) >= 2^31 returns INSUFFICIENT_RESOURCES from them (DEFAULT then runs hash).
+ *    nnz(C) >= 2^31 is handed to the hash algorithm (DEFAULT, and the explicit tile
+ *    algorithms for fp32/fp64 data) or returns INSUFFICIENT_RESOURCES (fp16/bf16 data,
+ *    and TCS_HANDOFF=0).
  *    Index bases of A, B and C may differ. Column indices of A and B may be unsorted;
  *    C's columns come out sorted within each row.
  *  - opA and opB must be TCS_OPERATION_NON_TRANSPOSE (NOT_SUPPORTED otherwise, as in
@@ -730,7 +753,10 @@ TCS_API tcsStatus_t tcsDnVecSetValues(tcsDnVecDescr_t dnVecDescr, void* values);
  *    alone (at most one tile per entry: 16 bytes per entry of A and of B, plus 4 for
  *    the map from tile order to CSR order), C's row offsets and a few bytes per panel
  *    of 8 rows; buffer2 holds A's and B's values in tile order. When B is A (the same
- *    arrays, C = A*A) they are converted once and their halves are not taken.
+ *    arrays, C = A*A) they are converted once and their halves are not taken. Where a
+ *    tile algorithm may still hand the product to hash (fp32/fp64 data, not decided by
+ *    the shapes), buffer1 is the larger of both algorithms' (as DEFAULT's); where it
+ *    handed off, buffer2 is the hash algorithm's.
  *  - Invalid A or B (column indices outside [base, base+cols), offsets out of order) give
  *    an undefined C; the hash algorithm makes no access outside the arrays even then
  *    (see tcs_check), the tile algorithms do not promise it. TCS_CHECK_INPUTS=1 refuses
@@ -766,12 +792,17 @@ TCS_API tcsStatus_t tcsSpGEMM_destroyDescr(tcsSpGEMMDescr_t descr);
  * exactly, and takes the tile algorithm on tensor cores when both have at least 8
  * entries per nonempty tile, else runs the hash algorithm's analysis in the same buffer
  * after the tile plan's synchronization (one more; the rule and its data:
- * docs/algorithms/spgemm-tiles.md). Statuses: SUCCESS; INVALID_VALUE (NULL or
+ * docs/algorithms/spgemm-tiles.md). TCS_SPGEMM_ALG_TILE and _TILE_TC decide their
+ * hand-off to hash (tcsSpGEMMAlg_t) the same way with their own thresholds: short-fat
+ * times tall-skinny on the host (the size query then returns the hash algorithm's
+ * size), fewer than 7 entries per tile after the conversion (one more synchronization
+ * where it hands off). Statuses: SUCCESS; INVALID_VALUE (NULL or
  * mismatched arguments, enums out of range, incompatible dimensions, buffer smaller than
  * required); NOT_SUPPORTED (op, index or value type not supported); ARCH_MISMATCH
  * (tensor cores on a device below compute capability 8.0; a GPU this build of tcsparse
  * has no code for); INSUFFICIENT_RESOURCES (beyond 32-bit counts: A's or B's sizes,
- * nnz(C) in a 32-bit C, nnz(C) >= 2^31 for the tile algorithms); NOT_INITIALIZED (a
+ * nnz(C) in a 32-bit C, nnz(C) >= 2^31 for the tile algorithms where they do not hand
+ * off); NOT_INITIALIZED (a
  * handle or descriptor tcsparse did not create, or one already destroyed);
  * EXECUTION_FAILED (a CUDA call or launch failed, CUB's size query included: see
  * tcsStatus_t).
@@ -804,7 +835,9 @@ TCS_API tcsStatus_t tcsSpGEMM_getNumProducts(tcsSpGEMMDescr_t spgemmDescr, int64
  * and chunk_fraction < 1 this call counts the rows per chunk on the GPU and
  * synchronizes the handle's stream once; compute must (again) follow it. The tile
  * algorithms do not chunk: TCS_SPGEMM_ALG_TILE and _TILE_TC with chunk_fraction < 1
- * return INSUFFICIENT_RESOURCES (the descriptor stays ready for the whole product);
+ * return INSUFFICIENT_RESOURCES (the descriptor stays ready for the whole product)
+ * where they kept the tiles, and chunk the hash algorithm where they handed the
+ * product to it (tcsSpGEMMAlg_t);
  * TCS_SPGEMM_DEFAULT, where it chose tiles, runs the hash algorithm's analysis in
  * buffer1 instead (one more synchronization) and chunks that (16-bit data: refused as
  * by the tile algorithms). Statuses: SUCCESS; INVALID_VALUE (chunk_fraction outside
@@ -996,7 +1029,9 @@ TCS_API tcsStatus_t tcsSpGEMMreuse_compute(tcsHandle_t handle, tcsOperation_t op
  *  - Deterministic: the same input, algorithm, handle device and sizes give bitwise the
  *    same C, with or without preprocess (the order of the sums follows from the sizes
  *    and A's structure, never from timing or from which kernel runs; atomics only
- *    count).
+ *    count), except where preprocess changed the family: DEFAULT's block family and
+ *    TCS_SPMM_BSR_TC's hand-off to the CSR family compute only after preprocess, so a
+ *    call without it sums in the other family's order.
  *  - Precision of the block family (TCS_SPMM_BSR_TC, BSR A): fp64 on
  *    DMMA (fp64 products and sums); fp32 on DMMA in fp64, rounded once to fp32 (or in
  *    TF32 under TCS_TF32_TENSOR_OP_MATH); fp16/bf16 exact products summed in fp32 (HMMA).
@@ -1039,7 +1074,8 @@ TCS_API tcsStatus_t tcsSpGEMMreuse_compute(tcsHandle_t handle, tcsOperation_t op
  *  it: 12 E + 12 m bytes at most for the blocks (a 16-bit row mask and a column index
  *  per block column, a value position per entry, the row order), and, shared, the
  *  analysis's scratch (about 25 m bytes) or, during a call, a row-wise copy of a
- *  column-wise op(B). */
+ *  column-wise op(B). TCS_SPMM_BSR_TC with a CSR A asks for the larger of that and the
+ *  CSR family's size, since its preprocess may hand A to the CSR family. */
 TCS_API tcsStatus_t tcsSpMM_bufferSize(tcsHandle_t handle, tcsOperation_t opA,
                                        tcsOperation_t opB, const void* alpha,
                                        tcsConstSpMatDescr_t matA, tcsConstDnMatDescr_t matB,
@@ -1066,6 +1102,10 @@ TCS_API tcsStatus_t tcsSpMM_bufferSize(tcsHandle_t handle, tcsOperation_t opA,
  *  similar columns, whichever needs fewer blocks; see tcsSpMM_getBlockCounts) and waits
  *  once to read the block counts; the block algorithm returns NOT_SUPPORTED when a row
  *  of A holds a column twice (DEFAULT then keeps the CSR family, which sums them).
+ *  From the counts DEFAULT keeps the blocks or the CSR family, and TCS_SPMM_BSR_TC with
+ *  a CSR A hands A to the CSR family where the blocks serve fewer than 3.5 nonzeros
+ *  per row of op(B) loaded (TCS_SPMM_BSR_TC above); the CSR family's analysis then
+ *  runs in the same buffer (with its own wait, as above).
  *  Capturable in a CUDA graph: while the stream is being captured it does not wait; the
  *  CSR family then plans the long rows' blocks from a bound and runs without runs (C is
  *  bitwise the same), and the block family's counts stay unread (tcsSpMM_getBlockCounts
@@ -1101,7 +1141,8 @@ TCS_API tcsStatus_t tcsSpMM(tcsHandle_t handle, tcsOperation_t opA, tcsOperation
  * the blocks' elements, is E / (*blocksUsed * *blockRows * *blockCols) with E = nnz
  * (BSR: every block element).
  * *usesBlocks is 1 when tcsSpMM on the preprocessed buffer computes with the block
- * family, 0 when DEFAULT analysed the blocks and kept the CSR family (TCS_SPMM_ALG_DEFAULT).
+ * family, 0 when DEFAULT analysed the blocks and kept the CSR family (TCS_SPMM_ALG_DEFAULT)
+ * or TCS_SPMM_BSR_TC handed the CSR A to the CSR family.
  * Host only, no GPU work. Statuses: SUCCESS;
  * INVALID_VALUE (NULL matA or output); NOT_INITIALIZED (matA not a sparse descriptor, or
  * no block analysis on it: never preprocessed that way, or preprocessed while the stream

@@ -589,7 +589,11 @@ static int check_case(const tcst_csr* m, const spmm_case* sc) {
         dense_push(&c);
         assert_ok(call(sc, &s, &a, db, dc, fresh, 0));
         CUDA_OK(cudaMemcpy(again, c.dev, image, cudaMemcpyDeviceToHost));
-        if (memcmp(first, again, image) != 0)
+        /* BSR_TC's preprocess handed A to the CSR family (too few nonzeros per row of
+         * op(B) loaded); without preprocess the blocks compute: right, other rounding */
+        if (sc->alg == TCS_SPMM_BSR_TC && !sc->bsr && uses_blocks == 0)
+            compare(&c, again, ref, mag, ty, describe(sc, "run without preprocess (blocks)"));
+        else if (memcmp(first, again, image) != 0)
             fail_msg("%s", describe(sc, "a run without preprocess differs bitwise"));
         tcst_device_free(fresh);
     }
@@ -839,7 +843,11 @@ static void test_reorder_block_counts(void** state) {
                              : strcmp(fx.reorder, "1") == 0 ? reordered
                                                             : chosen;
         assert_int_equal(got[2], want);
-        assert_int_equal(uses, 1);
+        /* BSR_TC hands a CSR A whose blocks serve too few nonzeros per row of op(B)
+         * loaded to the CSR family (select.hpp, blocks_hand_off): the band keeps the
+         * blocks, the graph does not; the counts are reported either way */
+        if (which == BANDED) assert_int_equal(uses, 1);
+        if (which == RMAT) assert_int_equal(uses, 0);
         if (which == INTERLEAVED) assert_true(reordered < natural);
         if (which == BANDED && want == chosen) assert_true(got[2] == natural);
         printf("  %-14s blocks: %lld natural, %lld reordered\n", MATRIX_NAMES[which],

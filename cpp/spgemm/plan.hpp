@@ -64,7 +64,8 @@ public:
 // automatic: hash or tile_tc, chosen per input (select.cpp).
 enum class algorithm { hash, tile, tile_tc, automatic };
 
-// Returns the plan for an algorithm.
+// Returns the plan for an algorithm; tile and tile_tc hand the products their rule
+// (rule.hpp) finds far off tiles to the hash plan (select.cpp).
 std::unique_ptr<plan> make_plan(algorithm alg);
 
 // The nsparse-family hash plan (cpp/spgemm/hash/).
@@ -78,7 +79,7 @@ std::unique_ptr<plan> make_tile_plan(bool tensor_cores);
 // and B are 32-bit (they refuse the rest with insufficient_resources).
 bool tiles_fit(const problem& p);
 
-// TCS_SPGEMM_DEFAULT's use of a tile plan (make_tile_plan): its workEstimation, run to the
+// The guarded plans' use of a tile plan (make_tile_plan): its workEstimation, run to the
 // end only where A and B hold at least min_density entries per nonempty 8x8 tile (counted
 // exactly by the conversion, tested on the device, read back with the plan's one
 // synchronization). Returns whether it ran; if not, buffer1 is free for another plan.

@@ -24,6 +24,7 @@
 #include "spmm/blocks/blocks_spmm.hpp"
 #include "spmm/csr/csr_spmm.hpp"
 #include "spmm/csr/rowwise.hpp"
+#include "spmm/select.hpp"
 #include "tcs_test_support.h"
 
 #include <cuda_bf16.h>
@@ -828,6 +829,35 @@ void corrupt_suite(const tcs::device_info& dev, int rounds) {
     tcst_csr_free(&m);
 }
 
+// TCS_SPMM_BSR_TC's hand-off of a CSR A to the CSR family (spmm/select.hpp), a pure
+// function of the problem and the counts preprocess read back.
+static bool check_hand_off_rule() {
+    using namespace tcs::spmm;
+    problem p;
+    p.alg = algorithm::blocks;
+    p.a.type = value_type::f64;
+    block_counts graph;  // a power-law graph: about one nonzero per row of op(B) loaded
+    graph.blocks = 1000, graph.entries = 11000, graph.distinct = 10000;
+    block_counts band = graph;  // a band of half-width 12: about 14
+    band.entries = 140000;
+    CHECK(blocks_hand_off(p, graph), "BSR_TC kept the blocks on a graph");
+    CHECK(!blocks_hand_off(p, band), "BSR_TC handed a band off");
+    block_counts unread = graph;  // preprocess while capturing: counts not read
+    unread.blocks = unread.distinct = unread.entries = -1;
+    CHECK(!blocks_hand_off(p, unread), "BSR_TC handed off without counts");
+    problem bsr = p;
+    bsr.a_is_bsr = true;
+    CHECK(!blocks_hand_off(bsr, graph), "BSR_TC handed a BSR A off");
+    problem def = p;
+    def.alg = algorithm::families;
+    CHECK(!blocks_hand_off(def, graph), "the hand-off applied to DEFAULT");
+    // Looser than DEFAULT's: what DEFAULT keeps on the blocks, BSR_TC keeps too.
+    CHECK(kBlocksExplicitMinReuse < kBlocksMinReuseHalf && kBlocksExplicitMinReuse < kBlocksMinReuseWide,
+          "BSR_TC's threshold is not looser than DEFAULT's");
+    std::printf("  BSR_TC's hand-off rule\n");
+    return true;
+}
+
 int main(int argc, char** argv) {
     const char* env = std::getenv("TCST_SEED");
     seed = env != nullptr ? std::strtoull(env, nullptr, 10) : tcst_fresh_seed();
@@ -847,6 +877,7 @@ int main(int argc, char** argv) {
         small_smem.smem_per_block_optin = 48 * 1024;
         run_suite(small_smem);
     }
+    check_hand_off_rule();
     std::printf("corrupt structure, validation off:\n");
     corrupt_suite(h100, 64);
     emu::print_launches();

@@ -14,6 +14,7 @@
 #include "emulation_check.hpp"
 #include "simt.hpp"
 #include "spgemm/plan.hpp"
+#include "spgemm/rule.hpp"
 #include "guarded.hpp"
 #include "tcs_test_support.h"
 
@@ -548,6 +549,48 @@ void corrupt_suite(const tcs::device_info& dev, int rounds) {
     tcst_csr_free(&m);
 }
 
+// The shape verdicts of the default's rule and of the explicit tile algorithms' rule
+// (spgemm/rule.hpp), a pure function of sizes and types.
+bool check_rules() {
+    using namespace tcs::spgemm;
+    auto shape = [](std::int64_t m, std::int64_t k, std::int64_t n, std::int64_t nnz_a, std::int64_t nnz_b,
+                    value_type t) {
+        problem p;
+        p.a.rows = m, p.a.cols = k, p.a.nnz = nnz_a, p.a.type = t;
+        p.b.rows = k, p.b.cols = n, p.b.nnz = nnz_b, p.b.type = t;
+        return p;
+    };
+    const value_type f64 = value_type::f64;
+    // Rows of 10 (a uniform random matrix, a narrow band): the default decides hash on
+    // the host, the explicit rule measures (a narrow band keeps its dense tiles).
+    const problem short_rows = shape(200000, 200000, 200000, 2000000, 2000000, f64);
+    CHECK(from_shape(short_rows, kDefaultRule) == verdict::hash, "default: rows of 10 not hash");
+    CHECK(from_shape(short_rows, kExplicitRule) == verdict::measure, "explicit: rows of 10 not measured");
+    // Long rows, square: both measure.
+    const problem square = shape(10000, 10000, 10000, 300000, 300000, f64);
+    CHECK(from_shape(square, kDefaultRule) == verdict::measure, "default: square not measured");
+    CHECK(from_shape(square, kExplicitRule) == verdict::measure, "explicit: square not measured");
+    // Inner ratio 3: hash for the default (>= 2), measured for the explicit rule (< 4).
+    const problem ratio3 = shape(1000, 3000, 1000, 40000, 90000, f64);
+    CHECK(from_shape(ratio3, kDefaultRule) == verdict::hash, "default: inner ratio 3 not hash");
+    CHECK(from_shape(ratio3, kExplicitRule) == verdict::measure, "explicit: inner ratio 3 not measured");
+    // Inner ratio 8 (an AMG restriction times A*P): hash for both.
+    const problem ratio8 = shape(1732, 13930, 1732, 50000, 470000, f64);
+    CHECK(from_shape(ratio8, kDefaultRule) == verdict::hash, "default: inner ratio 8 not hash");
+    CHECK(from_shape(ratio8, kExplicitRule) == verdict::hash, "explicit: inner ratio 8 not hash");
+    // 16-bit data: tiles whatever the shape (no hash path); no entries: hash.
+    CHECK(from_shape(shape(1732, 13930, 1732, 50000, 470000, value_type::f16), kExplicitRule) == verdict::tiles,
+          "explicit: fp16 not tiles");
+    CHECK(from_shape(shape(100, 100, 100, 0, 50, f64), kExplicitRule) == verdict::hash, "explicit: empty A not hash");
+    // Looser: the explicit thresholds never exceed the default's.
+    CHECK(kExplicitRule.min_density < kDefaultRule.min_density &&
+              kExplicitRule.min_inner_ratio > kDefaultRule.min_inner_ratio &&
+              kExplicitRule.min_row_length < kDefaultRule.min_row_length,
+          "the explicit rule is not looser than the default's");
+    std::printf("  the default's and the explicit algorithms' shape rules\n");
+    return true;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -568,6 +611,7 @@ int main(int argc, char** argv) {
         if (!quick || base_seed % 2 == 1) run_suite(one, "one segment per panel");
         if (quick) std::printf("TCS_TEST_QUICK: one device of two (the seed's parity)\n");
     }
+    check_rules();
     std::printf("corrupt structure, validation off:\n");
     corrupt_suite(h100, 64);
     std::printf("kernels launched:\n");

@@ -1,0 +1,57 @@
+// When a tile plan runs and when the hash plan takes the product instead: the thresholds
+// of TCS_SPGEMM_DEFAULT and of the explicit tile algorithms (TCS_SPGEMM_ALG_TILE,
+// _TILE_TC), and the verdict from the shapes alone (no GPU work). select.cpp builds the
+// guarded plans on them; the measurements behind every threshold are in
+// docs/algorithms/spgemm-tiles.md ("The default", "Explicit tile algorithms").
+#pragma once
+
+#include "spgemm/plan.hpp"
+
+#include <algorithm>
+
+namespace tcs::spgemm {
+
+// One guarded tile plan's thresholds.
+struct tile_rule {
+    // Below this mean row length (nnz / rows) of A or of B: hash, without measuring.
+    double min_row_length;
+    // From an inner dimension this many times both outer ones (a short-fat A times a
+    // tall-skinny B): hash, without measuring.
+    double min_inner_ratio;
+    // Tiles only where A and B hold at least this many entries per nonempty 8x8 tile
+    // (counted by the tile plan's conversion, tested on the device).
+    unsigned min_density;
+};
+
+// TCS_SPGEMM_DEFAULT: tiles where they were measured to beat hash. Rows under 20 entries
+// are mostly graphs of sparse tiles, not worth a conversion and a synchronization; tiles
+// on tensor cores beat hash from 8 entries per tile on; short-fat products lost on tiles
+// (docs/algorithms/spgemm-tiles.md, "The default", "Short-fat times tall-skinny").
+inline constexpr tile_rule kDefaultRule{20.0, 2.0, 8};
+
+// TCS_SPGEMM_ALG_TILE and _TILE_TC: the caller's choice, kept wherever tiles were measured
+// within about 2x of hash, handed to hash only where they were measured far slower. No
+// row-length filter: short rows in dense tiles (a narrow band) run faster on tiles. The
+// density and the inner ratio lie between the matrices measured near 2x of hash and those
+// measured far slower (docs/algorithms/spgemm-tiles.md, "Explicit tile algorithms").
+inline constexpr tile_rule kExplicitRule{0.0, 4.0, 7};
+
+// What the shapes say: tiles (16-bit data, which has no hash path), hash, or measure the
+// tile density (the tile plan's conversion, then tiles or hash).
+enum class verdict { hash, tiles, measure };
+
+inline bool is_16bit(value_type t) { return t == value_type::f16 || t == value_type::bf16; }
+
+inline double mean_row_length(const csr_view& m) {
+    return m.rows > 0 ? double(m.nnz) / double(m.rows) : 0.0;
+}
+
+inline verdict from_shape(const problem& p, const tile_rule& r) {
+    if (is_16bit(p.a.type)) return verdict::tiles;
+    if (p.a.nnz == 0 || p.b.nnz == 0 || !tiles_fit(p)) return verdict::hash;
+    if (std::min(mean_row_length(p.a), mean_row_length(p.b)) < r.min_row_length) return verdict::hash;
+    if (double(p.a.cols) >= r.min_inner_ratio * double(std::max(p.a.rows, p.b.cols))) return verdict::hash;
+    return verdict::measure;
+}
+
+}  // namespace tcs::spgemm
