@@ -30,10 +30,10 @@ struct tile_rule {
 inline constexpr tile_rule kDefaultRule{20.0, 2.0, 8};
 
 // TCS_SPGEMM_ALG_TILE and _TILE_TC: the caller's choice, kept wherever tiles were measured
-// within about 2x of hash, handed to hash only where they were measured far slower. No
-// row-length filter: short rows in dense tiles (a narrow band) run faster on tiles. The
-// density and the inner ratio lie between the matrices measured near 2x of hash and those
-// measured far slower (docs/algorithms/spgemm-tiles.md, "Explicit tile algorithms").
+// within about twice hash's time, handed to hash only where they were measured far slower.
+// No row-length filter: short rows in dense tiles (a narrow band) run faster on tiles. The
+// density and the inner ratio lie between the matrices measured near twice hash's time and
+// those measured far slower (docs/algorithms/spgemm-tiles.md, "Explicit tile algorithms").
 inline constexpr tile_rule kExplicitRule{0.0, 4.0, 7};
 
 // What the shapes say: tiles (16-bit data, which has no hash path), hash, or measure the

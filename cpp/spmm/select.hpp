@@ -74,7 +74,7 @@ inline bool blocks_pay(const problem& p, const block_counts& c) {
 // TCS_SPMM_BSR_TC with a CSR A hands the product to the CSR family below this many
 // nonzeros per row of op(B) loaded, whatever the precision and width: the matrices
 // measured below it ran several times slower on the blocks, those above it mostly within
-// 2x of the CSR family (docs/algorithms/spmm-blocks.md, "TCS_SPMM_BSR_TC on matrices the
+// twice the CSR family's time (docs/algorithms/spmm-blocks.md, "TCS_SPMM_BSR_TC on matrices the
 // blocks do not fit").
 inline constexpr double kBlocksExplicitMinReuse = 3.5;
 

@@ -45,13 +45,9 @@ ALLOWED = {
     ("cpp/spmm/blocks/blocks_spmm.cu", "spmm/csr/rowwise.hpp"),
 }
 
-# Files whose comments still quote measurements: known debt of issue 39 (item 3), owned
-# by the DEFAULT-selection work, which moves those numbers to the families' docs pages.
-# The comment rules skip them; remove an entry once its file passes.
-COMMENT_DEBT = {
-    "cpp/spgemm/select.cpp",
-    "cpp/spmm/select.hpp",
-}
+# Files whose comments may still quote measurements while that debt of issue 39 (item 3)
+# is paid; none is left. The comment rules skip a file named here; remove it once it passes.
+COMMENT_DEBT = set()
 
 # What the lower layers of cpp/ may include (folders under cpp/).
 LOWER_LAYERS = {
