@@ -8,6 +8,7 @@
 #include "spmm/csr/kernel_launch.cuh"
 #include "spmm/csr/merge_path.cuh"
 #include "spmm/csr/product.hpp"
+#include "spmm/csr/reachable.hpp"
 #include "spmm/csr/row_split.cuh"
 #include "spmm/csr/scale.cuh"
 #include "spmm/csr/scatter_column.cuh"
@@ -77,25 +78,33 @@ void launch_row_split(const product& p) {
                   o.C, o.alpha, o.beta, S);
 }
 
+// R nonzero lanes, where the selection makes them (reachable.hpp).
+template <class I, class T, class TC, int G, int R, int NV, bool Vector>
+void launch_split_lanes(const product& p) {
+    if constexpr (split_reachable(sizeof(T), G, NV, R, 1))
+        launch_row_split<I, T, TC, G, R, NV, Vector>(p);
+    else
+        fail(errc::internal_error, "SpMM row-split nonzero lanes without kernel");
+}
+
 template <class I, class T, class TC, int G, int NV, bool Vector>
 void launch_split(const product& p) {
     if (p.runs > 1) {
-        // runs_possible (runs.hpp) allows them for 4- and 8-byte elements and 16 or
-        // more column lanes only.
-        if constexpr (G >= kRunMinLanes && sizeof(T) >= 4) {
-            static_assert(run_window(0) == 3 && run_window(1) == 4, "the windows compiled");
+        // Only the combinations the selection makes (reachable.hpp).
+        static_assert(run_window(0) == 3 && run_window(1) == 4, "the windows compiled");
+        if constexpr (split_reachable(sizeof(T), G, NV, 1, 3))
             if (p.runs == 3) return launch_row_split<I, T, TC, G, 1, NV, Vector, 3>(p);
+        if constexpr (split_reachable(sizeof(T), G, NV, 1, 4))
             if (p.runs == 4) return launch_row_split<I, T, TC, G, 1, NV, Vector, 4>(p);
-        }
         fail(errc::internal_error, "SpMM runs without kernel");
     }
     switch (p.geo.rows_lanes) {
-    case 1: return launch_row_split<I, T, TC, G, 1, NV, Vector>(p);
-    case 2: if constexpr (G <= 16) return launch_row_split<I, T, TC, G, 2, NV, Vector>(p); break;
-    case 4: if constexpr (G <= 8) return launch_row_split<I, T, TC, G, 4, NV, Vector>(p); break;
-    case 8: if constexpr (G <= 4) return launch_row_split<I, T, TC, G, 8, NV, Vector>(p); break;
-    case 16: if constexpr (G <= 2) return launch_row_split<I, T, TC, G, 16, NV, Vector>(p); break;
-    case 32: if constexpr (G <= 1) return launch_row_split<I, T, TC, G, 32, NV, Vector>(p); break;
+    case 1: return launch_split_lanes<I, T, TC, G, 1, NV, Vector>(p);
+    case 2: return launch_split_lanes<I, T, TC, G, 2, NV, Vector>(p);
+    case 4: return launch_split_lanes<I, T, TC, G, 4, NV, Vector>(p);
+    case 8: return launch_split_lanes<I, T, TC, G, 8, NV, Vector>(p);
+    case 16: return launch_split_lanes<I, T, TC, G, 16, NV, Vector>(p);
+    case 32: return launch_split_lanes<I, T, TC, G, 32, NV, Vector>(p);
     default: break;
     }
     fail(errc::internal_error, "SpMM row-split nonzero lanes without kernel");
