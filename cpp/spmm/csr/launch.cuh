@@ -1,7 +1,8 @@
 // From a resolved product (product.hpp) to kernel launches for one pair of element
 // types: the geometry (or CSR-vector's row group) and the B access mode become template
 // arguments here, once.
-// Included only by the multiply_*.cu files, one per A/B element type.
+// Included only by the multiply/*.cu units (one per A/B element type, C type and index
+// width) and the single_*.cu files.
 #pragma once
 
 #include "core/error.hpp"
@@ -296,14 +297,15 @@ void launch_indexed(const product& p) {
     fail(errc::internal_error, "SpMM geometry without kernel");
 }
 
-// The entry of the multiply_*.cu files: C's type, then the index width.
-template <class T>
-void launch(const product& p) {
-    with_c_type<T>(p, [&](auto c) {
-        using TC = decltype(c);
-        if (p.scale_only) return launch_scale<TC, acc_t<T>>(p, p.rows);
-        with_index(p.index, [&](auto i) { launch_indexed<decltype(i), T, TC>(p); });
-    });
+// The entry of the multiply/*.cu units, one per element type, C type and index width
+// (product.hpp). C = beta*C needs no index: multiply_types sends it to the 32-bit unit.
+template <class T, class TC, class I>
+void multiply_unit(const product& p) {
+    if (p.scale_only) {
+        if constexpr (std::is_same_v<I, std::int32_t>) return launch_scale<TC, acc_t<T>>(p, p.rows);
+        fail(errc::internal_error, "SpMM scaling in a unit of 64-bit indices");
+    }
+    launch_indexed<I, T, TC>(p);
 }
 
 }  // namespace tcs::spmm::csr
