@@ -5,7 +5,8 @@
 # stale-handle checks of tcsDestroy, run on every landing. Both are built with
 # AddressSanitizer (GCC and Clang): a double free or a read of a freed object fails them.
 # Nothing here computes: the emulated kernels are linked, never run (their numbers are
-# tested by hash_emulation, tiles_emulation, blocks_emulation and csr_emulation).
+# tested by hash_emulation, tiles_emulation, blocks_emulation and csr_emulation), and the
+# CSR SpMM launchers, the largest of them, are not even compiled (no_csr_products.cpp).
 #
 # The SpGEMM side and the SpMM side take different emulation headers first (tile SpGEMM
 # needs the fp64 mma fragments of hash_emulation/emu, block SpMM the cp.async and
@@ -23,6 +24,9 @@ if(CMAKE_SYSTEM_NAME STREQUAL "Linux" AND CMAKE_CXX_COMPILER_ID MATCHES "GNU|Cla
        ${PROJECT_SOURCE_DIR}/cpp/spmm/*.cu ${PROJECT_SOURCE_DIR}/cpp/spmm/csr/*.cu
        ${PROJECT_SOURCE_DIR}/cpp/spmm/blocks/*.cu ${PROJECT_SOURCE_DIR}/cpp/formats/dense_blocks.cu
        ${PROJECT_SOURCE_DIR}/cpp/formats/row_reorder.cu)
+  # The CSR SpMM launchers (every kernel of every element type) stand aside for
+  # api_emulated/no_csr_products.cpp, which stops a program that reaches one.
+  list(FILTER TCS_API_EMU_SPMM_KERNELS EXCLUDE REGEX "/spmm/csr/(multiply|single)_[a-z0-9]+\\.cu$")
   set_source_files_properties(${TCS_API_EMU_SPGEMM_KERNELS} ${TCS_API_EMU_SPMM_KERNELS}
                               PROPERTIES LANGUAGE CXX)
 
@@ -36,7 +40,8 @@ if(CMAKE_SYSTEM_NAME STREQUAL "Linux" AND CMAKE_CXX_COMPILER_ID MATCHES "GNU|Cla
     ${PROJECT_SOURCE_DIR}/cpp/spgemm/hash/bins.cpp
     ${TCS_API_EMU_SPGEMM_KERNELS})
   target_include_directories(tcs_api_emu_spgemm BEFORE PRIVATE ${CMAKE_CURRENT_SOURCE_DIR}/hash_emulation/emu)
-  add_library(tcs_api_emu_spmm OBJECT ${TCS_API_EMU_SPMM_KERNELS})
+  add_library(tcs_api_emu_spmm OBJECT ${TCS_API_EMU_SPMM_KERNELS}
+              ${CMAKE_CURRENT_SOURCE_DIR}/api_emulated/no_csr_products.cpp)
   target_include_directories(tcs_api_emu_spmm BEFORE PRIVATE
     ${CMAKE_CURRENT_SOURCE_DIR}/blocks_emulation/emu ${CMAKE_CURRENT_SOURCE_DIR}/csr_emulation/emu
     ${CMAKE_CURRENT_SOURCE_DIR}/hash_emulation/emu)

@@ -10,6 +10,10 @@ if(CMAKE_SYSTEM_NAME STREQUAL "Linux")  # ucontext fibers
       ${PROJECT_SOURCE_DIR}/cpp/spmm/csr/rowwise.cu
       ${PROJECT_SOURCE_DIR}/cpp/spmm/csr/multiply_f32.cu
       ${PROJECT_SOURCE_DIR}/cpp/spmm/csr/multiply_f64.cu
+      ${PROJECT_SOURCE_DIR}/cpp/spmm/csr/multiply/f32_f32_i32.cu
+      ${PROJECT_SOURCE_DIR}/cpp/spmm/csr/multiply/f32_f32_i64.cu
+      ${PROJECT_SOURCE_DIR}/cpp/spmm/csr/multiply/f64_f64_i32.cu
+      ${PROJECT_SOURCE_DIR}/cpp/spmm/csr/multiply/f64_f64_i64.cu
       ${PROJECT_SOURCE_DIR}/cpp/spmm/csr/single_f32.cu
       ${PROJECT_SOURCE_DIR}/cpp/spmm/csr/single_f64.cu)
   set_source_files_properties(${TCS_CSR_EMU_KERNELS} PROPERTIES LANGUAGE CXX)

@@ -1,13 +1,15 @@
 // From a resolved product (product.hpp) to kernel launches for one pair of element
 // types: the geometry (or CSR-vector's row group) and the B access mode become template
 // arguments here, once.
-// Included only by the multiply_*.cu files, one per A/B element type.
+// Included only by the multiply/*.cu units (one per A/B element type, C type and index
+// width) and the single_*.cu files.
 #pragma once
 
 #include "core/error.hpp"
 #include "spmm/csr/kernel_launch.cuh"
 #include "spmm/csr/merge_path.cuh"
 #include "spmm/csr/product.hpp"
+#include "spmm/csr/reachable.hpp"
 #include "spmm/csr/row_split.cuh"
 #include "spmm/csr/scale.cuh"
 #include "spmm/csr/scatter_column.cuh"
@@ -77,25 +79,33 @@ void launch_row_split(const product& p) {
                   o.C, o.alpha, o.beta, S);
 }
 
+// R nonzero lanes, where the selection makes them (reachable.hpp).
+template <class I, class T, class TC, int G, int R, int NV, bool Vector>
+void launch_split_lanes(const product& p) {
+    if constexpr (split_reachable(sizeof(T), G, NV, R, 1))
+        launch_row_split<I, T, TC, G, R, NV, Vector>(p);
+    else
+        fail(errc::internal_error, "SpMM row-split nonzero lanes without kernel");
+}
+
 template <class I, class T, class TC, int G, int NV, bool Vector>
 void launch_split(const product& p) {
     if (p.runs > 1) {
-        // runs_possible (runs.hpp) allows them for 4- and 8-byte elements and 16 or
-        // more column lanes only.
-        if constexpr (G >= kRunMinLanes && sizeof(T) >= 4) {
-            static_assert(run_window(0) == 3 && run_window(1) == 4, "the windows compiled");
+        // Only the combinations the selection makes (reachable.hpp).
+        static_assert(run_window(0) == 3 && run_window(1) == 4, "the windows compiled");
+        if constexpr (split_reachable(sizeof(T), G, NV, 1, 3))
             if (p.runs == 3) return launch_row_split<I, T, TC, G, 1, NV, Vector, 3>(p);
+        if constexpr (split_reachable(sizeof(T), G, NV, 1, 4))
             if (p.runs == 4) return launch_row_split<I, T, TC, G, 1, NV, Vector, 4>(p);
-        }
         fail(errc::internal_error, "SpMM runs without kernel");
     }
     switch (p.geo.rows_lanes) {
-    case 1: return launch_row_split<I, T, TC, G, 1, NV, Vector>(p);
-    case 2: if constexpr (G <= 16) return launch_row_split<I, T, TC, G, 2, NV, Vector>(p); break;
-    case 4: if constexpr (G <= 8) return launch_row_split<I, T, TC, G, 4, NV, Vector>(p); break;
-    case 8: if constexpr (G <= 4) return launch_row_split<I, T, TC, G, 8, NV, Vector>(p); break;
-    case 16: if constexpr (G <= 2) return launch_row_split<I, T, TC, G, 16, NV, Vector>(p); break;
-    case 32: if constexpr (G <= 1) return launch_row_split<I, T, TC, G, 32, NV, Vector>(p); break;
+    case 1: return launch_split_lanes<I, T, TC, G, 1, NV, Vector>(p);
+    case 2: return launch_split_lanes<I, T, TC, G, 2, NV, Vector>(p);
+    case 4: return launch_split_lanes<I, T, TC, G, 4, NV, Vector>(p);
+    case 8: return launch_split_lanes<I, T, TC, G, 8, NV, Vector>(p);
+    case 16: return launch_split_lanes<I, T, TC, G, 16, NV, Vector>(p);
+    case 32: return launch_split_lanes<I, T, TC, G, 32, NV, Vector>(p);
     default: break;
     }
     fail(errc::internal_error, "SpMM row-split nonzero lanes without kernel");
@@ -287,14 +297,15 @@ void launch_indexed(const product& p) {
     fail(errc::internal_error, "SpMM geometry without kernel");
 }
 
-// The entry of the multiply_*.cu files: C's type, then the index width.
-template <class T>
-void launch(const product& p) {
-    with_c_type<T>(p, [&](auto c) {
-        using TC = decltype(c);
-        if (p.scale_only) return launch_scale<TC, acc_t<T>>(p, p.rows);
-        with_index(p.index, [&](auto i) { launch_indexed<decltype(i), T, TC>(p); });
-    });
+// The entry of the multiply/*.cu units, one per element type, C type and index width
+// (product.hpp). C = beta*C needs no index: multiply_types sends it to the 32-bit unit.
+template <class T, class TC, class I>
+void multiply_unit(const product& p) {
+    if (p.scale_only) {
+        if constexpr (std::is_same_v<I, std::int32_t>) return launch_scale<TC, acc_t<T>>(p, p.rows);
+        fail(errc::internal_error, "SpMM scaling in a unit of 64-bit indices");
+    }
+    launch_indexed<I, T, TC>(p);
 }
 
 }  // namespace tcs::spmm::csr

@@ -1,9 +1,9 @@
-// SpMM launches for float A and B (C float). One translation unit per element type keeps
-// each compilation small and lets them build in parallel.
-#include "spmm/csr/launch.cuh"
+// SpMM launches for float A and B (C float): the unit of the index width
+// (multiply/f32_*.cu).
+#include "spmm/csr/product.hpp"
 
 namespace tcs::spmm::csr {
 
-void multiply_f32(const product& p) { launch<float>(p); }
+void multiply_f32(const product& p) { multiply_types<float>(p); }
 
 }  // namespace tcs::spmm::csr

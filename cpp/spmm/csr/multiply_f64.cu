@@ -1,9 +1,9 @@
-// SpMM launches for double A and B (C double). One translation unit per element type keeps
-// each compilation small and lets them build in parallel.
-#include "spmm/csr/launch.cuh"
+// SpMM launches for double A and B (C double): the unit of the index width
+// (multiply/f64_*.cu).
+#include "spmm/csr/product.hpp"
 
 namespace tcs::spmm::csr {
 
-void multiply_f64(const product& p) { launch<double>(p); }
+void multiply_f64(const product& p) { multiply_types<double>(p); }
 
 }  // namespace tcs::spmm::csr

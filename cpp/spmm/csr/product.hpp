@@ -2,8 +2,8 @@
 // copy for opA = T), op(B) and C as strided matrices, the algorithm, the geometry (or,
 // for CSR-vector, the row group) and, for merge-path, the segmentation and the carry-out
 // records in the buffer. The
-// launchers are compiled once per element type, each in its own translation unit, for
-// both index widths.
+// launchers are compiled once per element type, C type and index width, each in a
+// translation unit of its own.
 #pragma once
 
 #include "core/types.hpp"
@@ -50,16 +50,39 @@ struct product {
     cudaStream_t stream = nullptr;
 };
 
-// One per A/B element type (launch.cuh, instantiated in multiply_*.cu).
+// One per A/B element type (multiply_*.cu): C's type and the index width pick a unit.
 void multiply_f32(const product& p);
 void multiply_f64(const product& p);
 void multiply_f16(const product& p);
 void multiply_bf16(const product& p);
 
+// The launchers of A/B element type T, C type TC and index type I (launch.cuh), each
+// combination compiled in a translation unit of its own, multiply/<T>_<TC>_<I>.cu, so
+// that a parallel build compiles them side by side.
+template <class T, class TC, class I>
+void multiply_unit(const product& p);
+
+// multiply_*.cu: C's element type is A's, or float for 16-bit A and B (cuSPARSE's
+// combinations); then the index width (C = beta*C, which reads no index, in the 32-bit
+// unit).
+template <class T>
+void multiply_types(const product& p) {
+    const auto indexed = [&](auto c) {
+        using TC = decltype(c);
+        if (p.scale_only || p.index != index_type::i64)
+            return multiply_unit<T, TC, std::int32_t>(p);
+        multiply_unit<T, TC, std::int64_t>(p);
+    };
+    if constexpr (sizeof(T) == 2) {
+        if (p.c_type == value_type::f32) return indexed(float{});
+    }
+    indexed(T{});
+}
+
 // The one-column kernels (SpMV, n = 1) of each element type, in translation units of
-// their own (single_*.cu), called by multiply_*: CUDA loads a module whole at the first
+// their own (single_*.cu), called by the units: CUDA loads a module whole at the first
 // launch of any of its kernels (lazy loading), so the path a solver calls first stays in
-// a small module rather than in the hundreds of SpMM kernels of multiply_*.cu.
+// a small module rather than in the hundred or more SpMM kernels of a unit.
 void single_f32(const product& p);
 void single_f64(const product& p);
 void single_f16(const product& p);
