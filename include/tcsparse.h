@@ -219,7 +219,8 @@ typedef enum {
  * algorithm is faster (docs/algorithms/spgemm-tiles.md). So that a tile algorithm named
  * explicitly is never far slower than DEFAULT, for fp32 and fp64 data it hands the
  * products tiles would handle badly to the hash algorithm inside the same calls (the
- * results are then the hash algorithm's, as bitwise reproducible): a short-fat A times a
+ * results are then the hash algorithm's: as bitwise reproducible, with fp32 sums for
+ * fp32 data instead of the tiles' fp64 sums, fp32 accuracy either way): a short-fat A times a
  * tall-skinny B (A's columns at least 4 times both A's rows and B's columns) on the
  * host, and, after converting A and B to tiles in workEstimation, A or B with fewer
  * than 7 entries per nonempty 8x8 tile on average (uniform random matrices, power-law

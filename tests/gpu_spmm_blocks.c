@@ -846,7 +846,9 @@ static void test_reorder_block_counts(void** state) {
         /* BSR_TC hands a CSR A whose blocks serve too few nonzeros per row of op(B)
          * loaded to the CSR family (select.hpp, blocks_hand_off): the band keeps the
          * blocks, the graph does not; the counts are reported either way */
-        if (which == BANDED) assert_int_equal(uses, 1);
+        /* (forced into the signature order, the band's rows scatter over more blocks,
+         * which then serve too few nonzeros: handed off too) */
+        if (which == BANDED && got[2] == natural) assert_int_equal(uses, 1);
         if (which == RMAT) assert_int_equal(uses, 0);
         if (which == INTERLEAVED) assert_true(reordered < natural);
         if (which == BANDED && want == chosen) assert_true(got[2] == natural);

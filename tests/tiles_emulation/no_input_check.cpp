@@ -10,6 +10,7 @@ namespace tcs::api {
 bool input_checking_requested() noexcept { return false; }
 std::size_t input_check_scratch_bytes() { return 0; }
 void check_input(const tcsContext&, const tcsSpMatDescr&, int, const char*) {}
+void check_device_code(const tcsContext&) {}
 
 }  // namespace tcs::api
 
