@@ -149,7 +149,7 @@ if(TARGET tcsparse_cusparse)
                    "cusparseXcsrsort -> cuSPARSE" "cusparseGather -> cuSPARSE"
                    "cusparseXcsr2coo -> cuSPARSE" "cusparseCsr2cscEx2 -> cuSPARSE"
                    "cusparseSpSV_solve -> cuSPARSE" "cusparseSparseToDense -> cuSPARSE"
-                   "cusparseSpMV -> cuSPARSE" "cusparseSpMM -> cuSPARSE")
+                   "cusparseSpMV -> cuSPARSE")
   add_test(NAME swapin_interleaved_same_results
            COMMAND sh ${TCS_SWAPIN_DIR}/compare_runs.sh $<TARGET_FILE:tcsparse_cusparse>
                    $<TARGET_FILE:interleaved_cusparse> ${Python3_EXECUTABLE})
