@@ -6,26 +6,15 @@
 // host (no GPU work), and for the others the tile plan's own conversion counts the tiles
 // exactly and the device tests their density, so that keeping tiles costs nothing beyond
 // them and handing off costs the conversion and the tile plan's synchronization.
+#include "core/environment.hpp"
 #include "core/error.hpp"
 #include "spgemm/plan.hpp"
 #include "spgemm/rule.hpp"
 
 #include <algorithm>
-#include <cstdlib>
-#include <cstring>
 
 namespace tcs::spgemm {
 namespace {
-
-// TCS_HANDOFF=0, read once: the explicit tile algorithms never hand off (a diagnostic,
-// and what the tests use to run the tile kernels on any input).
-bool explicit_hand_off() {
-    static const bool on = [] {
-        const char* v = std::getenv("TCS_HANDOFF");
-        return !(v != nullptr && std::strcmp(v, "0") == 0);
-    }();
-    return on;
-}
 
 // A tile plan guarded by a rule: the size query decides from the shapes where it can;
 // otherwise it asks for room for either plan, and workEstimation runs the tile plan's,
@@ -105,7 +94,7 @@ private:
 };
 
 std::unique_ptr<plan> explicit_tile_plan(bool tensor_cores) {
-    if (!explicit_hand_off()) return make_tile_plan(tensor_cores);
+    if (!explicit_hand_off_enabled()) return make_tile_plan(tensor_cores);
     return std::make_unique<guarded_plan>(kExplicitRule, tensor_cores, false);
 }
 

@@ -4,6 +4,7 @@
 // of TCS_SPMM_BSR_TC's hand-off to the CSR family.
 #include "spmm/spmm.hpp"
 
+#include "core/environment.hpp"
 #include "core/error.hpp"
 #include "formats/dense_blocks.hpp"
 #include "spmm/blocks/blocks_spmm.hpp"
@@ -11,8 +12,6 @@
 #include "spmm/select.hpp"
 
 #include <algorithm>
-#include <cstdlib>
-#include <cstring>
 
 namespace tcs::spmm {
 namespace {
@@ -25,19 +24,9 @@ problem for_csr(const problem& p) {
     return q;
 }
 
-// TCS_HANDOFF=0, read once: TCS_SPMM_BSR_TC never hands a CSR A to the CSR family (a
-// diagnostic, and what the tests use to run the block kernels on any input).
-bool explicit_hand_off() {
-    static const bool on = [] {
-        const char* v = std::getenv("TCS_HANDOFF");
-        return !(v != nullptr && std::strcmp(v, "0") == 0);
-    }();
-    return on;
-}
-
 // TCS_SPMM_BSR_TC with a CSR A, whose preprocess may hand it to the CSR family.
 bool may_hand_off(const problem& p) {
-    return p.alg == algorithm::blocks && !p.a_is_bsr && explicit_hand_off();
+    return p.alg == algorithm::blocks && !p.a_is_bsr && explicit_hand_off_enabled();
 }
 
 }  // namespace
