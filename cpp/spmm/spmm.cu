@@ -46,31 +46,34 @@ std::size_t buffer_size(const problem& p) {
     return csr_bytes;
 }
 
-analysis preprocess(const problem& p, void* buffer) {
-    if (p.alg == algorithm::blocks) {
-        const analysis found = blocks::preprocess(p, buffer);
-        if (found.counts.duplicates > 0)
-            fail(errc::not_supported, "SpMM blocks: a row of A holds a column more than once");
-        if (!may_hand_off(p) || !blocks_hand_off(p, found.counts)) return found;
-        analysis csr_found = csr::preprocess(for_csr(p), buffer);
-        csr_found.counts = found.counts;  // kept for tcsSpMM_getBlockCounts
-        return csr_found;
-    }
-    if (blocks_may_pay(p)) {
-        const analysis found = blocks::preprocess(p, buffer);
-        if (blocks_pay(p, found.counts)) return found;
-        analysis csr_found = csr::preprocess(for_csr(p), buffer);
-        csr_found.counts = found.counts;  // kept for tcsSpMM_getBlockCounts
-        return csr_found;
-    }
-    return csr::preprocess(for_csr(p), buffer);
+namespace {
+
+// The block analysis found the blocks not worth it: the CSR family's analysis goes into
+// the same buffer, with the block counts kept for tcsSpMM_getBlockCounts.
+analysis csr_instead(const problem& p, void* buffer, const block_counts& counts) {
+    analysis found = csr::preprocess(for_csr(p), buffer);
+    found.counts = counts;
+    return found;
 }
 
+}  // namespace
+
+analysis preprocess(const problem& p, void* buffer) {
+    if (p.alg != algorithm::blocks && !blocks_may_pay(p)) return csr::preprocess(for_csr(p), buffer);
+    const analysis found = blocks::preprocess(p, buffer);
+    if (p.alg != algorithm::blocks)  // DEFAULT weighing the blocks
+        return blocks_pay(p, found.counts) ? found : csr_instead(p, buffer, found.counts);
+    if (found.counts.duplicates > 0)
+        fail(errc::not_supported, "SpMM blocks: a row of A holds a column more than once");
+    return may_hand_off(p) && blocks_hand_off(p, found.counts) ? csr_instead(p, buffer, found.counts)
+                                                               : found;
+}
+
+// After preprocess, the family its analysis chose (only the block analysis sets
+// found.blocks); without it TCS_SPMM_BSR_TC keeps the blocks (deciding would need a wait)
+// and every other algorithm runs on the CSR family.
 void run(const problem& p, void* buffer, bool preprocessed, const analysis& found) {
-    // Without preprocess TCS_SPMM_BSR_TC keeps the blocks: deciding would need a wait.
-    const bool handed_off = p.alg == algorithm::blocks && preprocessed && !found.blocks;
-    if ((p.alg == algorithm::blocks && !handed_off) ||
-        (p.alg == algorithm::families && preprocessed && found.blocks))
+    if (preprocessed ? found.blocks : p.alg == algorithm::blocks)
         return blocks::run(p, buffer, preprocessed);
     csr::run(for_csr(p), buffer, preprocessed, found);
 }
