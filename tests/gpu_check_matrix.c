@@ -612,6 +612,82 @@ static void test_input_checking(void** state) {
     assert_ok(tcsDestroy(checking));
 }
 
+/* TCS_CHECK_INPUTS is read once per process, at the first tcsCreate (include/tcsparse.h,
+ * "Environment"): flipping it afterwards changes nothing for a handle made later. The
+ * test runs in both processes (gpu_check_matrix, checking off; gpu_check_matrix_inputs,
+ * on) and flips the variable to the other setting before making a second handle. A has
+ * one column past its width (checking refuses it); x's allocation is wide enough that
+ * the unchecked SpMV reads that entry inside it, so both outcomes are well defined:
+ * INVALID_VALUE where the process checks, the product of the extended x where it does
+ * not. A library that read the variable per call or per handle (issue 38, item 4) fails. */
+static void test_input_checking_read_once(void** state) {
+    (void)state;
+    const char* at_start = getenv("TCS_CHECK_INPUTS");
+    const int checking = at_start != NULL && strcmp(at_start, "1") == 0;
+    assert_int_equal(setenv("TCS_CHECK_INPUTS", checking ? "0" : "1", 1), 0);
+    tcsHandle_t later = NULL;
+    const tcsStatus_t made = tcsCreate(&later);
+    if (checking)
+        assert_int_equal(setenv("TCS_CHECK_INPUTS", "1", 1), 0);
+    else
+        assert_int_equal(unsetenv("TCS_CHECK_INPUTS"), 0);
+    assert_ok(made);
+
+    tcst_csr a;
+    assert_int_equal(tcst_gen_uniform(120, 120, 5, seed + 11, &a), 0);
+    raw_csr m = raw_from(&a, 0, 0, CUDA_R_64F);
+    const int64_t past = m.cols + 7, allocated = 256;
+    m.ci[m.nnz / 2] = past;  /* columns in a row need not be sorted for SpMV */
+    device_raw d = upload(&m);
+
+    double xh[256];
+    tcst_rng rng;
+    tcst_rng_seed(&rng, seed + 12);
+    for (int64_t j = 0; j < allocated; ++j) xh[j] = tcst_rng_symmetric(&rng);
+    void* xd = to_device(xh, sizeof xh);
+    void* yd = tcst_device_poisoned((size_t)m.rows * sizeof(double));
+    tcsDnVecDescr_t x, y;
+    assert_ok(tcsCreateDnVec(&x, m.cols, xd, CUDA_R_64F));
+    assert_ok(tcsCreateDnVec(&y, m.rows, yd, CUDA_R_64F));
+    const double one = 1.0, zero = 0.0;
+    const tcsOperation_t n = TCS_OPERATION_NON_TRANSPOSE;
+    size_t bytes = 0;
+    assert_ok(tcsSpMV_bufferSize(later, n, &one, d.descr, x, &zero, y, CUDA_R_64F, TCS_SPMV_ALG_DEFAULT,
+                                 &bytes));
+    void* buffer = bytes ? tcst_device_poisoned(bytes) : NULL;
+    const tcsStatus_t got =
+        tcsSpMV(later, n, &one, d.descr, x, &zero, y, CUDA_R_64F, TCS_SPMV_ALG_DEFAULT, buffer);
+    if (checking) {
+        if (got != TCS_STATUS_INVALID_VALUE)
+            fail_msg("status %d: the process checks inputs (TCS_CHECK_INPUTS=1 at the start), a "
+                     "handle made after unsetting it must still refuse A",
+                     (int)got);
+    } else {
+        if (got != TCS_STATUS_SUCCESS)
+            fail_msg("status %d: the process does not check inputs, a handle made after "
+                     "TCS_CHECK_INPUTS=1 was set must not either",
+                     (int)got);
+        double yh[120], ref[120], mag[120];
+        assert_true(m.rows <= 120);
+        assert_int_equal(tcst_device_download(yh, yd, (size_t)m.rows * sizeof(double)), 0);
+        for (int64_t i = 0; i < m.rows; ++i) {
+            ref[i] = mag[i] = 0.0;
+            for (int64_t e = m.rp[i]; e < m.rp[i + 1]; ++e) {
+                ref[i] += m.val[e] * xh[m.ci[e]];
+                mag[i] += fabs(m.val[e] * xh[m.ci[e]]);
+            }
+        }
+        assert_true(tcst_compare_dense(ref, mag, yh, m.rows) < 1e-13);
+    }
+    tcst_device_free(buffer);
+    tcsDestroyDnVec(x), tcsDestroyDnVec(y);
+    cudaFree(xd), tcst_device_free(yd);
+    device_free(&d);
+    raw_free(&m);
+    tcst_csr_free(&a);
+    assert_ok(tcsDestroy(later));
+}
+
 static void test_bad_arguments(void** state) {
     (void)state;
     tcst_csr a;
@@ -666,6 +742,7 @@ int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_valid_matrices),     cmocka_unit_test(test_each_rule),
         cmocka_unit_test(test_random_corruptions), cmocka_unit_test(test_input_checking),
+        cmocka_unit_test(test_input_checking_read_once),
         cmocka_unit_test(test_products_on_corrupt_data), cmocka_unit_test(test_bad_arguments),
     };
     return tcst_run_group_tests(tests, group_setup, group_teardown);

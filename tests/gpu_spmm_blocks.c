@@ -126,7 +126,10 @@ static int group_setup(void** state) {
     fx.quick = tcst_quick();
     /* tcsparse reads TCS_SPMM_REORDER once per process: ctest runs the reorder tests
      * again with it set to 0 and to 1 (tests/CMakeLists.txt). */
-    fx.reorder = getenv("TCS_SPMM_REORDER");
+    static char reorder_at_start[8];
+    const char* reorder = getenv("TCS_SPMM_REORDER");
+    if (reorder != NULL) snprintf(reorder_at_start, sizeof reorder_at_start, "%s", reorder);
+    fx.reorder = reorder != NULL ? reorder_at_start : NULL; /* a copy: a setenv may free it */
     return tcsCreate(&fx.handle) == TCS_STATUS_SUCCESS ? 0 : -1;
 }
 
@@ -858,6 +861,35 @@ static void test_reorder_block_counts(void** state) {
     }
 }
 
+/* TCS_SPMM_REORDER is read once per process (include/tcsparse.h, "Environment"): a
+ * setenv after the library's first block preprocess changes no later analysis. The
+ * interleaved matrix, where the two orders give different block counts, is preprocessed
+ * before and after the knob is flipped to the order the process would not use; the
+ * blocks used must stay the same. A library that read the variable per call (issue 38,
+ * item 4) fails here. */
+static void test_reorder_read_once(void** state) {
+    (void)state;
+    tcst_csr m;
+    make_matrix(INTERLEAVED, &m);
+    int64_t before[3], after[3];
+    int uses_before = -1, uses_after = -1;
+    counts_of(&m, before, &uses_before);
+    assert_true(before[0] != before[1]);  /* the order matters here */
+    /* Ask for the order the process did not use. */
+    const int used_natural = before[2] == before[0];
+    assert_int_equal(setenv("TCS_SPMM_REORDER", used_natural ? "1" : "0", 1), 0);
+    counts_of(&m, after, &uses_after);
+    if (fx.reorder != NULL)
+        assert_int_equal(setenv("TCS_SPMM_REORDER", fx.reorder, 1), 0);
+    else
+        assert_int_equal(unsetenv("TCS_SPMM_REORDER"), 0);
+    if (after[2] != before[2])
+        fail_msg("blocks used %lld before the setenv, %lld after: TCS_SPMM_REORDER was read again",
+                 (long long)before[2], (long long)after[2]);
+    assert_int_equal(uses_after, uses_before);
+    tcst_csr_free(&m);
+}
+
 /* Reordering forced on or off (TCS_SPMM_REORDER=1 or =0 for the process; ctest runs
  * both): the result within the bound of the reference (hence the two of each other, up
  * to rounding). Without the knob the other tests cover the automatic order. */
@@ -1138,7 +1170,8 @@ int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_precisions),   cmocka_unit_test(test_layouts),
         cmocka_unit_test(test_bsr),          cmocka_unit_test(test_reorder_block_counts),
-        cmocka_unit_test(test_reorder_on_off), cmocka_unit_test(test_default_rule),
+        cmocka_unit_test(test_reorder_on_off),
+        cmocka_unit_test(test_reorder_read_once), cmocka_unit_test(test_default_rule),
         cmocka_unit_test(test_unsorted_and_duplicates), cmocka_unit_test(test_edges),
         cmocka_unit_test(test_matrix_market), cmocka_unit_test(test_graph_capture),
         cmocka_unit_test(test_large),
