@@ -6,6 +6,8 @@
 //   spmv/<fp32|fp64>/<N|T>/<matrix>/<tcsparse|cusparse>
 //   spmm_blocks/<fp16|fp32|fp64>/row/n<N>/<matrix>/<tcsparse|blocks|csr|cusparse|cusparse_bell<B>>
 //       (the tensor-core block family beside the CSR paths: spmm_blocks.cpp)
+//   spgemm_numeric/<fp32|fp64>/<matrix>/<tcsparse|tcsparse_hash|tcsparse_tile_tc>
+//       (the numeric phase alone, against its roofline: spgemm.cpp, roofline.hpp)
 //   spgemm_scale/<fp32|fp64>/stencil27_n<N>/<tcsparse|tcsparse_hash|tcsparse_budget|cusparse|cusparse_alg3>
 //       (SpGEMM from nnz(C) = 1e7 to what fits the GPU: spgemm_scale.cpp)
 #pragma once

@@ -72,6 +72,11 @@ void add_context(bool quick, const run_counts& runs) {
     char launch[64];
     std::snprintf(launch, sizeof launch, "%.2f", g.launch_seconds * 1e6);
     benchmark::AddCustomContext("launch_us", launch);
+    char dmma[64], hmma[64];
+    std::snprintf(dmma, sizeof dmma, "%.1f", g.dmma_flops * 1e-12);
+    std::snprintf(hmma, sizeof hmma, "%.1f", g.hmma_flops * 1e-12);
+    benchmark::AddCustomContext("dmma_f64_TFLOPS", dmma);
+    benchmark::AddCustomContext("hmma_f16_TFLOPS", hmma);
     benchmark::AddCustomContext("cuda_runtime", dotted(runtime));
     benchmark::AddCustomContext("cuda_driver", dotted(driver));
     benchmark::AddCustomContext("cusparse", library_version([](libraryPropertyType t, int* v) {

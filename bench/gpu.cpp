@@ -3,6 +3,7 @@
 #include <memory>
 
 #include "libraries.hpp"
+#include "mma_rate.hpp"
 
 namespace bench {
 
@@ -64,6 +65,27 @@ double measure_launch(cudaStream_t stream, const device_buffer& scratch) {
     return median(seconds);
 }
 
+// Median of timed launches of the MMA probe (bench/mma_rate.cu) that fill every SM with
+// 32 warps, each with 4 chains of MMAs: the rate the tensor cores reach with the
+// instruction tcsparse issues, the roofline's compute floor.
+double measure_mma_rate(mma_kind kind, const cudaDeviceProp& props, cudaStream_t stream) {
+    device_buffer sink = allocate_untracked(sizeof(double));
+    const int blocks = 4 * props.multiProcessorCount, warps = 8, iterations = 4096;
+    event_timer timer;
+    std::vector<double> rates;
+    for (int i = 0; i < 7; ++i) {
+        cudaError_t error = cudaSuccess;
+        timer.start(stream);
+        const double flops = launch_mma_probe(kind, blocks, warps, iterations,
+                                              static_cast<double*>(sink.get()), stream, &error);
+        const double ms = timer.stop_ms(stream);
+        check_cuda(error, "MMA probe launch");
+        if (flops == 0) return 0.0;
+        if (i >= 2) rates.push_back(flops / (ms * 1e-3));  // the first two are warm-up
+    }
+    return median(rates);
+}
+
 }  // namespace
 
 gpu_state& gpu() {
@@ -80,6 +102,8 @@ gpu_state& gpu() {
     s->l2_scratch = allocate_untracked(2 * std::size_t(s->props.l2CacheSize));
     s->copy_bandwidth = measure_copy_bandwidth(s->stream);
     s->launch_seconds = measure_launch(s->stream, s->l2_scratch);
+    s->dmma_flops = measure_mma_rate(mma_kind::dmma_f64, s->props, s->stream);
+    s->hmma_flops = measure_mma_rate(mma_kind::hmma_f16_f32, s->props, s->stream);
     state = std::move(s);
     return *state;
 }

@@ -1,9 +1,11 @@
 // tcs_bench: tcsparse and cuSPARSE side by side (Google Benchmark). See bench/README.md.
 //
-//   tcs_bench [--quick] [Google Benchmark flags]
+//   tcs_bench [--quick] [--roofline] [Google Benchmark flags]
 //
 // --quick (or TCS_BENCH_QUICK=1) runs the small subset; without a --benchmark_filter the
-// spmm_sweep, spmm_blocks and spgemm_scale families are filtered out. Without a GPU nothing is measured: the program says
+// spmm_sweep, spmm_blocks, spgemm_numeric and spgemm_scale families are filtered out.
+// --roofline runs what docs/perf/roofline.md reports: the numeric phase of SpGEMM (fp64)
+// and the block SpMM at n = 128 (fp16, fp64), each against its floor (roofline.hpp). Without a GPU nothing is measured: the program says
 // so and exits 0 (--benchmark_list_tests still lists the names).
 #include <benchmark/benchmark.h>
 
@@ -42,16 +44,21 @@ bool has_flag(const std::vector<char*>& args, const char* prefix) {
 int main(int argc, char** argv) {
     std::vector<char*> args;
     bool quick = env_flag("TCS_BENCH_QUICK");
+    bool roofline = false;
     for (int i = 0; i < argc; ++i) {
         if (i > 0 && std::strcmp(argv[i], "--quick") == 0)
             quick = true;
+        else if (i > 0 && std::strcmp(argv[i], "--roofline") == 0)
+            roofline = true;
         else
             args.push_back(argv[i]);
     }
     // The sweep forces tcsparse's algorithms for tuning, the block family's comparison
     // runs every variant: they run only when asked for.
-    static char default_filter[] = "--benchmark_filter=-^(spmm_sweep|spmm_blocks|spgemm_scale)/";
-    if (!has_flag(args, "--benchmark_filter")) args.push_back(default_filter);
+    static char default_filter[] = "--benchmark_filter=-^(spmm_sweep|spmm_blocks|spgemm_numeric|spgemm_scale)/";
+    static char roofline_filter[] =
+        "--benchmark_filter=^(spgemm_numeric/fp64/|spmm_blocks/(fp16|fp64)/row/n128/)";
+    if (!has_flag(args, "--benchmark_filter")) args.push_back(roofline ? roofline_filter : default_filter);
 
     const bool list_only = has_flag(args, "--benchmark_list_tests") &&
                            !has_flag(args, "--benchmark_list_tests=false") &&

@@ -4,16 +4,21 @@
 // benchmark is the warm-up and is checked against the CPU reference. tcsparse runs
 // TCS_SPGEMM_DEFAULT ("tcsparse") and each algorithm forced ("tcsparse_hash",
 // "tcsparse_tile", "tcsparse_tile_tc") in the same process, beside cuSPARSE.
+// spgemm_numeric/ times tcsparse's numeric phase alone (compute and copy run again on
+// the same descriptor and buffers, as a solver re-running a product with new values
+// does), the multiply the roofline (roofline.hpp) measures against its floor.
 #include <benchmark/benchmark.h>
 
 #include <algorithm>
 #include <cstdio>
 #include <type_traits>
+#include <utility>
 #include <vector>
 
 #include "benchmarks.hpp"
 #include "device_csr.hpp"
 #include "gpu.hpp"
+#include "roofline.hpp"
 
 namespace bench {
 
@@ -112,6 +117,15 @@ double tile_density(const tcst_csr& a) {
     return tiles > 0 ? double(a.nnz) / double(tiles) : 0.0;
 }
 
+// What any SpGEMM must move: A read once (B too where it is another matrix), C's
+// offsets, columns and values written once.
+double spgemm_floor_bytes(host_matrix& m, int64_t nnz_c, cudaDataType type) {
+    const std::size_t v = value_size(type);
+    double bytes = csr_bytes(m.a().rows, m.a().nnz, v) + csr_bytes(m.a().rows, nnz_c, v);
+    if (!m.square()) bytes += csr_bytes(m.b().rows, m.b().nnz, v);
+    return bytes;
+}
+
 template <class Lib>
 void spgemm_benchmark(benchmark::State& state, const matrix_case& mc, cudaDataType type,
                       typename Lib::spgemm_alg_t alg) try {
@@ -165,6 +179,7 @@ void spgemm_benchmark(benchmark::State& state, const matrix_case& mc, cudaDataTy
     // What the default's choice depends on (docs/algorithms/spgemm-tiles.md).
     state.counters["mean_row"] = m.mean_row_length();
     state.counters["tile_density"] = tile_density(m.a());
+    report_roofline(state, spgemm_floor_bytes(m, checked.nnz, type), 2.0 * double(m.products()), type, med);
 
     if constexpr (std::is_same_v<Lib, cusparse_lib>) {
         // cuSPARSE's low-memory ALG2, run once for its footprint (not timed, not a
@@ -177,6 +192,83 @@ void spgemm_benchmark(benchmark::State& state, const matrix_case& mc, cudaDataTy
             std::fprintf(stderr, "tcs_bench: %s: cuSPARSE ALG2 not measured: %s\n", mc.name.c_str(), e.what());
         }
     }
+} catch (const std::exception& e) {
+    state.SkipWithError(e.what());
+}
+
+// The numeric phase of tcsparse alone: one whole pipeline (workEstimation, compute, C's
+// arrays, copy), then compute + copy again on the same descriptor and buffers per
+// sample, with a cold L2; C is checked after the timed runs.
+void spgemm_numeric_benchmark(benchmark::State& state, const matrix_case& mc, cudaDataType type,
+                              tcsSpGEMMAlg_t alg) try {
+    using Lib = tcsparse_lib;
+    host_matrix& m = load(mc);
+    const gpu_state& g = gpu();
+    const device_csr a = upload(m.a(), type);
+    const device_csr a_t = m.square() ? device_csr{} : upload(m.b(), type);
+    const device_csr& b = m.square() ? a : a_t;
+    const_spmat<Lib> da, db;
+    describe<Lib>(da, a);
+    describe<Lib>(db, b);
+    const tcsHandle_t h = Lib::handle();
+    const auto op = Lib::non_transpose;
+    const unit_scalars s(type);
+
+    device_memory memory;
+    spgemm_output out;
+    out.row_ptr = memory.allocate(std::size_t(a.rows + 1) * sizeof(int));
+    spmat<Lib> c;
+    LIB_CALL(Lib, CreateCsr, c.out(), a.rows, b.cols, 0, out.row_ptr.get(), nullptr, nullptr,
+             Lib::index32, Lib::index32, Lib::base_zero, type);
+    spgemm_descr<Lib> d;
+    LIB_CALL(Lib, SpGEMM_createDescr, d.out());
+    LIB_CALL(Lib, SpGEMM_workEstimation, h, op, op, s.one(), da.get(), db.get(), s.zero(), c.get(),
+             type, alg, d.get(), &out.buffer1, nullptr);
+    device_buffer buffer1 = memory.allocate(out.buffer1);
+    LIB_CALL(Lib, SpGEMM_workEstimation, h, op, op, s.one(), da.get(), db.get(), s.zero(), c.get(),
+             type, alg, d.get(), &out.buffer1, buffer1.get());
+    LIB_CALL(Lib, SpGEMM_compute, h, op, op, s.one(), da.get(), db.get(), s.zero(), c.get(), type,
+             alg, d.get(), &out.buffer2, nullptr);
+    device_buffer buffer2 = memory.allocate(out.buffer2);
+    const auto numeric = [&] {
+        LIB_CALL(Lib, SpGEMM_compute, h, op, op, s.one(), da.get(), db.get(), s.zero(), c.get(),
+                 type, alg, d.get(), &out.buffer2, buffer2.get());
+        LIB_CALL(Lib, SpGEMM_copy, h, op, op, s.one(), da.get(), db.get(), s.zero(), c.get(), type,
+                 alg, d.get());
+    };
+    LIB_CALL(Lib, SpGEMM_compute, h, op, op, s.one(), da.get(), db.get(), s.zero(), c.get(), type,
+             alg, d.get(), &out.buffer2, buffer2.get());
+    int64_t c_rows = 0, c_cols = 0;
+    LIB_CALL(Lib, SpMatGetSize, c.get(), &c_rows, &c_cols, &out.nnz);
+    out.col_idx = memory.allocate(std::size_t(out.nnz) * sizeof(int));
+    out.values = memory.allocate(std::size_t(out.nnz) * value_size(type));
+    LIB_CALL(Lib, CsrSetPointers, c.get(), out.row_ptr.get(), out.col_idx.get(), out.values.get());
+    LIB_CALL(Lib, SpGEMM_copy, h, op, op, s.one(), da.get(), db.get(), s.zero(), c.get(), type, alg,
+             d.get());
+    numeric();  // warm-up of the repeated phase
+
+    event_timer timer;
+    std::vector<double> ms;
+    for (auto _ : state) {
+        flush_l2();
+        timer.start(g.stream);
+        numeric();
+        const double t = timer.stop_ms(g.stream);
+        state.SetIterationTime(t * 1e-3);
+        ms.push_back(t);
+    }
+    check_cuda(cudaStreamSynchronize(g.stream), "cudaStreamSynchronize");
+    check_spgemm(m, out, type, Lib::name);
+
+    const double med = median(ms);
+    state.counters["ms"] = med;
+    state.counters["nnz_c"] = double(out.nnz);
+    state.counters["nnz_a"] = double(m.a().nnz);
+    state.counters["products"] = double(m.products());
+    state.counters["mean_row"] = m.mean_row_length();
+    state.counters["tile_density"] = tile_density(m.a());
+    state.counters["buffer2_bytes"] = double(out.buffer2);
+    report_roofline(state, spgemm_floor_bytes(m, out.nnz, type), 2.0 * double(m.products()), type, med);
 } catch (const std::exception& e) {
     state.SkipWithError(e.what());
 }
@@ -204,6 +296,19 @@ void register_spgemm(const matrix_case& c, const run_counts& runs) {
         add<tcsparse_lib>(c, type, runs.spgemm, TCS_SPGEMM_ALG_TILE_TC, "_tile_tc");
         add<cusparse_lib>(c, type, runs.spgemm, CUSPARSE_SPGEMM_DEFAULT);
     }
+    const std::pair<tcsSpGEMMAlg_t, const char*> numeric_variants[] = {
+        {TCS_SPGEMM_DEFAULT, "tcsparse"}, {TCS_SPGEMM_ALG_HASH, "tcsparse_hash"},
+        {TCS_SPGEMM_ALG_TILE_TC, "tcsparse_tile_tc"}};
+    for (cudaDataType type : {CUDA_R_32F, CUDA_R_64F})
+        for (const auto& [alg, label] : numeric_variants) {
+            const std::string name = std::string("spgemm_numeric/") + type_name(type) + "/" + c.name + "/" + label;
+            benchmark::RegisterBenchmark(name.c_str(), [&c, type, alg = alg](benchmark::State& s) {
+                spgemm_numeric_benchmark(s, c, type, alg);
+            })
+                ->UseManualTime()
+                ->Iterations(runs.spgemm)
+                ->Unit(benchmark::kMillisecond);
+        }
 }
 
 }  // namespace bench

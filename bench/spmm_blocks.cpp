@@ -30,6 +30,7 @@
 #include "device_csr.hpp"
 #include "gpu.hpp"
 #include "libraries.hpp"
+#include "roofline.hpp"
 
 namespace bench {
 
@@ -156,6 +157,12 @@ void common_counters(benchmark::State& state, host_matrix& m, const blocks_confi
     state.counters["rows"] = double(m.a().rows);
     state.counters["nnz_a"] = double(m.a().nnz);
     state.counters["gflops"] = 2.0 * double(m.a().nnz) * double(c.n) / (state.counters["ms"] * 1e-3) * 1e-9;
+    // The floor: A (CSR) and B read once, C written once (beta = 0); the tensor cores'
+    // rate for the flops (roofline.hpp).
+    const std::size_t v = bytes_of(c.type);
+    const double bytes = csr_bytes(m.a().rows, m.a().nnz, v) +
+                         double(m.a().cols) * double(c.n) * double(v) + double(m.a().rows) * double(c.n) * double(v);
+    report_roofline(state, bytes, 2.0 * double(m.a().nnz) * double(c.n), c.type, state.counters["ms"]);
 }
 
 // tcsparse with algorithm `alg` (DEFAULT, BSR_TC or CSR_ALG2).

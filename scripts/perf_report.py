@@ -21,6 +21,10 @@ matrix, and writes to DIR (default: docs/perf beside this script):
   spgemm_scale.md                 the spgemm_scale family: SpGEMM from nnz(C) = 1e7 to
                                   what fits, beside cuSPARSE's default and ALG3, with peak
                                   memory
+  roofline.md                     tcs_bench --roofline: the numeric phase of SpGEMM and the
+                                  block SpMM at n = 128 against their floors on the running
+                                  GPU (bytes at the measured copy bandwidth, flops at the
+                                  measured MMA rate), the blocky matrices first
 
 Speedup is cuSPARSE's time over tcsparse's (above 1: tcsparse is faster); the memory
 ratio is tcsparse's peak over cuSPARSE's (below 1: tcsparse needs less). Geometric
@@ -791,6 +795,93 @@ def plot_blocks(plot, path, plt):
     plt.close(fig)
 
 
+# --------------------------------------------------------------------------- roofline
+
+# Issue 37's bars for the three largest blocky matrices: the tile SpGEMM multiply within
+# 6x its floor, the block SpMM at n = 128 within 2x.
+ROOF_SPGEMM_BAR, ROOF_SPMM_BAR = 6.0, 2.0
+
+
+def roof_cells(r):
+    return [fmt(value(r, "roof_bytes") and value(r, "roof_bytes") / 1e6, ".1f"),
+            fmt(value(r, "roof_flops") and value(r, "roof_flops") / 1e9, ".2f"),
+            fmt(value(r, "roof_bytes_ms"), ".4f"), fmt(value(r, "roof_mma_ms"), ".4f"),
+            fmt(value(r, "ms"), ".4f"), fmt(value(r, "roof_ratio"), ".1f")]
+
+
+ROOF_HEADER = ["matrix", "variant", "bytes (MB)", "flops (G)", "bytes floor ms", "MMA floor ms",
+               "ms", "time / floor"]
+
+
+def roofline_report(results, context, sources):
+    """spgemm_numeric/<type>/<matrix>/<variant> and spmm_blocks/<type>/row/n128/<matrix>/<variant>."""
+    spgemm = pair_up(results, "spgemm_numeric", 3)
+    spmm = {k: v for k, v in pair_up(results, "spmm_blocks", 5).items() if k[2] == "n128"}
+    if not spgemm:
+        return None, [], {}
+    # The blocky set and sizes come from the SpGEMM counters (mean row, tile density).
+    size, blocky = {}, set()
+    for (vtype, matrix), v in spgemm.items():
+        size[matrix] = _first_of(v, "nnz_a") or 0
+        if is_blocky(v):
+            blocky.add(matrix)
+    largest = sorted(blocky, key=lambda m: -size[m])[:3]
+    out = ["# Roofline: time over the floor on the running GPU", "",
+           "What `tcs_bench --roofline` measures (bench/roofline.hpp). The floor of a case is "
+           "the longer of two times: its unavoidable bytes at the measured copy bandwidth "
+           "(SpGEMM: A read once, and B where it is another matrix, C's offsets, columns and "
+           "values written once; SpMM: A as CSR and B read once, C written once) and its "
+           "flops (2 per product) at the measured rate of the tensor-core instruction the "
+           "precision's exact path uses (DMMA m8n8k4 for fp32 and fp64, HMMA m16n8k16 with "
+           "fp32 accumulation for fp16; bench/mma_rate.cu). **SpGEMM** times the numeric "
+           "phase alone: compute and copy run again on the same descriptor and buffers (new "
+           "values, same pattern), cold L2, median. **SpMM** is one call after preprocess "
+           "(docs/perf/spmm_blocks.md): blocks = TCS_SPMM_BSR_TC, DEFAULT = TCS_SPMM_ALG_DEFAULT, "
+           "csr = TCS_SPMM_CSR_ALG2, BELL = cuSPARSE's Blocked-ELL at the block size named.",
+           ""]
+    out += context_lines(context, sources)
+    for key in ("dmma_f64_TFLOPS", "hmma_f16_TFLOPS"):
+        if context.get(key):
+            out.append(f"- measured {key.split('_')[0].upper()} rate: {context[key]} TFLOP/s "
+                       f"({'fp64 m8n8k4' if key.startswith('dmma') else 'fp16 m16n8k16, fp32 accumulation'})")
+    out += ["", f"Blocky (mean row >= {BLOCKY_ROW:g}, >= {BLOCKY_DENSITY:g} entries per nonempty "
+                f"8x8 tile): {', '.join(f'`{m}`' for m in sorted(blocky)) or 'none'}; the three "
+                f"largest: {', '.join(f'`{m}`' for m in largest) or 'none'}."]
+    summary = []
+    for vtype in sorted({k[0] for k in spgemm}):
+        rows = []
+        keys = sorted((k for k in spgemm if k[0] == vtype),
+                      key=lambda k: (k[1] not in largest, k[1] not in blocky, -size[k[1]]))
+        for key in keys:
+            for variant in sorted(spgemm[key]):
+                rows.append([f"`{key[1]}`", variant] + roof_cells(spgemm[key][variant]))
+        out += ["", f"## SpGEMM numeric phase, {vtype}", ""] + table(ROOF_HEADER, rows)
+        worst = [value(spgemm.get((vtype, m), {}).get("tcsparse_tile_tc"), "roof_ratio") for m in largest]
+        if any(w is not None for w in worst):
+            line = (f"roofline SpGEMM {vtype} tile TC numeric phase on the three largest blocky "
+                    f"matrices: " + ", ".join(f"{m} {fmt(w, '.1f')}x" for m, w in zip(largest, worst)) +
+                    f" the floor (bar <= {ROOF_SPGEMM_BAR:g}x)")
+            summary.append(line)
+            out += ["", line]
+    for vtype in sorted({k[0] for k in spmm}):
+        rows = []
+        keys = sorted((k for k in spmm if k[0] == vtype),
+                      key=lambda k: (k[3] not in largest, k[3] not in blocky, -(size.get(k[3]) or 0)))
+        for key in keys:
+            for variant in sorted(spmm[key]):
+                rows.append([f"`{key[3]}`", variant] + roof_cells(spmm[key][variant]))
+        out += ["", f"## Block SpMM, {vtype}, n = 128", ""] + table(ROOF_HEADER, rows)
+        worst = [value(spmm.get((vtype, "row", "n128", m), {}).get("blocks"), "roof_ratio") for m in largest]
+        if any(w is not None for w in worst):
+            line = (f"roofline SpMM blocks {vtype} n=128 on the three largest blocky matrices: " +
+                    ", ".join(f"{m} {fmt(w, '.1f')}x" for m, w in zip(largest, worst)) +
+                    f" the floor (bar <= {ROOF_SPMM_BAR:g}x)")
+            summary.append(line)
+            out += ["", line]
+    out += error_notes(spgemm) + error_notes(spmm)
+    return out, summary, {}
+
+
 # --------------------------------------------------------------------------- plots
 
 def _log_axis(ax, plt):
@@ -888,7 +979,8 @@ def main(argv=None):
                (spmv_report, "spmv.md", plot_spmv, "spmv_speedup.png"),
                (sweep_report, "spmm_sweep.md", None, None),
                (blocks_report, "spmm_blocks.md", plot_blocks, "spmm_blocks_speedup.png"),
-               (spgemm_scale_report, "spgemm_scale.md", None, None))
+               (spgemm_scale_report, "spgemm_scale.md", None, None),
+               (roofline_report, "roofline.md", None, None))
     for report, md, plotter, png in reports:
         lines, s, plot = report(results, context, args.json)
         if not lines:

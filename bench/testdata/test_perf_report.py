@@ -5,6 +5,7 @@
     test_perf_report.py [path/to/perf_report.py] [output directory]
 """
 import importlib.util
+import json
 import os
 import subprocess
 import sys
@@ -36,6 +37,34 @@ def row_of(text, matrix, n=None):
 class Functions(unittest.TestCase):
     def setUp(self):
         self.m = load_module(SCRIPT)
+
+    def test_roofline_blocky_set_and_bars(self):
+        def bench(name, **counters):
+            return {"name": name + "/iterations:3/manual_time", "run_type": "iteration", **counters}
+        blocky = dict(mean_row=30.0, tile_density=20.0)
+        rows = []
+        # Four blocky matrices (the smallest, b0, drops out of the three largest) and one
+        # graph; the tile TC numeric phase at 2, 4, 8 times its floor on the three largest.
+        for m, nnz, ratio in (("b0", 1e5, 99.0), ("b1", 4e6, 2.0), ("b2", 3e6, 4.0), ("b3", 2e6, 8.0)):
+            rows.append(bench(f"spgemm_numeric/fp64/{m}/tcsparse_tile_tc", ms=ratio, roof_ms=1.0,
+                              roof_ratio=ratio, roof_bytes=2e6, roof_flops=1e9, roof_bytes_ms=1.0,
+                              roof_mma_ms=0.1, nnz_a=nnz, **blocky))
+            rows.append(bench(f"spmm_blocks/fp16/row/n128/{m}/blocks", ms=1.5, roof_ratio=1.5, nnz_a=nnz))
+        rows.append(bench("spgemm_numeric/fp64/graph/tcsparse_hash", ms=3.0, roof_ratio=30.0,
+                          nnz_a=9e6, mean_row=5.0, tile_density=1.2))
+        context = {"dmma_f64_TFLOPS": "60.0"}
+        with tempfile.TemporaryDirectory() as tmp:
+            path = os.path.join(tmp, "roof.json")
+            with open(path, "w") as f:
+                json.dump({"context": context, "benchmarks": rows}, f)
+            ctx, results = self.m.load([path])
+            lines, summary, _ = self.m.roofline_report(results, ctx, [path])
+        text = "\n".join(lines)
+        self.assertIn("the three largest: `b1`, `b2`, `b3`", text)
+        self.assertIn("measured DMMA rate: 60.0 TFLOP/s", text)
+        self.assertIn("b1 2.0x, b2 4.0x, b3 8.0x the floor (bar <= 6x)", summary[0])
+        self.assertIn("b1 1.5x, b2 1.5x, b3 1.5x the floor (bar <= 2x)", summary[1])
+        self.assertNotIn("`graph`", text.split("the three largest")[0].split("Blocky")[-1])
 
     def test_base_name_drops_google_benchmark_suffixes(self):
         self.assertEqual(self.m.base_name("spgemm/fp32/a-b_c/tcsparse/iterations:5/manual_time"),
