@@ -7,6 +7,7 @@
 #include "views.hpp"
 
 #include "core/error.hpp"
+#include "spgemm/rule.hpp"
 
 #include <algorithm>
 #include <cstdio>
@@ -29,18 +30,18 @@ tcsSpGEMMDescr* live_descr(tcsSpGEMMDescr_t d, int index) {
     return o;
 }
 
+// fp16 and bf16 data compute in fp32 (computeType CUDA_R_32F).
 bool is_16bit(cudaDataType t) { return t == CUDA_R_16F || t == CUDA_R_16BF; }
 
-// DEFAULT chooses per input; the cuSPARSE values run the hash algorithm, which has no
-// 16-bit path: 16-bit data runs on tiles and tensor cores for them.
+// DEFAULT chooses per input; the cuSPARSE values run the hash algorithm where it takes
+// the data (cpp/spgemm/rule.hpp, hash_or_tiles).
 tcs::spgemm::algorithm algorithm_of(tcsSpGEMMAlg_t alg, cudaDataType data) {
     switch (alg) {
     case TCS_SPGEMM_DEFAULT: return tcs::spgemm::algorithm::automatic;
     case TCS_SPGEMM_ALG_HASH: return tcs::spgemm::algorithm::hash;
     case TCS_SPGEMM_ALG_TILE: return tcs::spgemm::algorithm::tile;
     case TCS_SPGEMM_ALG_TILE_TC: return tcs::spgemm::algorithm::tile_tc;
-    default:
-        return is_16bit(data) ? tcs::spgemm::algorithm::tile_tc : tcs::spgemm::algorithm::hash;
+    default: return tcs::spgemm::hash_or_tiles(value_type_of(data));
     }
 }
 
@@ -104,7 +105,7 @@ call check_call(tcsHandle_t handle, tcsOperation_t opA, tcsOperation_t opB, cons
           TCS_STATUS_NOT_SUPPORTED);
     check(c->value_type == data, 7, "matC", "value type differs from matA's",
           TCS_STATUS_NOT_SUPPORTED);
-    check(!is_16bit(data) || alg != TCS_SPGEMM_ALG_HASH, 9, "alg",
+    check(alg != TCS_SPGEMM_ALG_HASH || tcs::spgemm::hash_takes(value_type_of(data)), 9, "alg",
           "the hash algorithm has no fp16/bf16 path (use a tile algorithm or DEFAULT)",
           TCS_STATUS_NOT_SUPPORTED);
 

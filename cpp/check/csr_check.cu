@@ -4,6 +4,8 @@
 #include "check/csr_check.hpp"
 
 #include "core/error.hpp"
+#include "core/grid.hpp"
+#include "core/kernel_launch.hpp"
 #include "core/workspace.hpp"
 
 #include <cub/device/device_segmented_sort.cuh>
@@ -82,10 +84,6 @@ __global__ void rows_kernel(const R* rp, const C* ci, const V* val, long long ro
     }
 }
 
-unsigned blocks_for(long long items, long long per_block) {
-    return static_cast<unsigned>(std::clamp((items + per_block - 1) / per_block, 1LL, kMaxBlocks));
-}
-
 // Row offsets of either width minus the base, as the segmented sort's segment bounds:
 // one iterator type for both widths, so the sort is compiled once.
 struct offsets_of {
@@ -149,11 +147,9 @@ template <class R, class C, class V>
 void pass_rows(const csr_arrays& a, const C* columns, const V* values, bool ordered, report* rep,
                cudaStream_t s) {
     if (a.rows == 0) return;
-    check_no_pending_error();
-    rows_kernel<R, C, V><<<blocks_for(a.rows, kThreads / 32), kThreads, 0, s>>>(
-        static_cast<const R*>(a.row_ptr), columns, values, a.rows, a.cols, a.nnz, a.base, ordered,
-        rep);
-    check_launch("check: rows");
+    launch("check: rows", rows_kernel<R, C, V>, grid_for(a.rows, kThreads / 32, kMaxBlocks), kThreads, 0,
+           s, static_cast<const R*>(a.row_ptr), columns, values, a.rows, a.cols, a.nnz, a.base, ordered,
+           rep);
 }
 
 template <class R, class C>
@@ -192,19 +188,15 @@ result run(const csr_arrays& a, level lv, void* buffer, cudaStream_t s) {
     const layout b = carve(a, lv, buffer);
     reset(b.rep, s);
     if (a.row_ptr != nullptr) {
-        check_no_pending_error();
-        offsets_kernel<R><<<blocks_for(a.rows + 1, kThreads), kThreads, 0, s>>>(
-            static_cast<const R*>(a.row_ptr), a.rows, a.nnz, a.base, b.rep);
-        check_launch("check: offsets");
+        launch("check: offsets", offsets_kernel<R>, grid_for(a.rows + 1, kThreads, kMaxBlocks), kThreads,
+               0, s, static_cast<const R*>(a.row_ptr), a.rows, a.nnz, a.base, b.rep);
         pass_rows_typed<R, C>(a, lv == level::sorted, b.rep, s);
     }
     report host = read_back(b.rep, s);
     if (lv == level::unique && a.nnz > 0 && (host.broken & kStructure) == 0) {
         // Valid offsets and columns: sort each row's columns and look for equal neighbours.
-        check_no_pending_error();
-        widen_kernel<C><<<blocks_for(a.nnz, kThreads), kThreads, 0, s>>>(
-            static_cast<const C*>(a.col_idx), a.nnz, b.keys);
-        check_launch("check: widen");
+        launch("check: widen", widen_kernel<C>, grid_for(a.nnz, kThreads, kMaxBlocks), kThreads, 0, s,
+               static_cast<const C*>(a.col_idx), a.nnz, b.keys);
         const auto begin = segment_begins(a);
         std::size_t temp_bytes = b.temp_bytes;
         check_cuda(cub::DeviceSegmentedSort::SortKeys(b.temp, temp_bytes,

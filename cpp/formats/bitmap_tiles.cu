@@ -3,6 +3,7 @@
 #include "formats/bitmap_tiles.hpp"
 
 #include "core/error.hpp"
+#include "core/grid.hpp"
 #include "core/index_array.cuh"
 #include "core/kernel_launch.hpp"
 
@@ -248,11 +249,6 @@ __global__ void __launch_bounds__(kThreads)
         packed[i] = values[source[i]];
 }
 
-int grid_for_warps(long long warps) {
-    const long long threads = warps * 32;
-    return int((threads + kThreads - 1) / kThreads);
-}
-
 }  // namespace
 
 void fill_tiles(const csr_view& m, int tile_base, tile_range* range, bitmap_tile* tiles, int* source,
@@ -267,14 +263,14 @@ void fill_tiles(const csr_view& m, int tile_base, tile_range* range, bitmap_tile
     // Entry 0 where no panel writes (gaps that only corrupt offsets leave): pack_values
     // gathers through every position, and every position then names an entry of A.
     check_cuda(cudaMemsetAsync(source, 0, std::size_t(m.nnz) * sizeof(int), stream), "tiles: clear sources");
-    launch("tiles: fill", fill_kernel, grid_for_warps(p.panels), kThreads, 0, stream, p, tile_base, range,
+    launch("tiles: fill", fill_kernel, grid_for(p.panels, kThreads / 32, kBlockPerItem), kThreads, 0, stream, p, tile_base, range,
            tiles, source, counts);
 }
 
 void pack_values(const void* values, const int* source, std::int64_t nnz, value_type type,
                  void* packed, cudaStream_t stream) {
     if (nnz == 0) return;
-    const int grid = int((nnz + kThreads - 1) / kThreads < 65536 ? (nnz + kThreads - 1) / kThreads : 65536);
+    const int grid = grid_for(nnz, kThreads, 65536);
     switch (size_of(type)) {
     case 8:
         launch("tiles: pack values", pack_kernel<std::uint64_t>, grid, kThreads, 0, stream,

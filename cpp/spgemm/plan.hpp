@@ -71,18 +71,23 @@ std::unique_ptr<plan> make_plan(algorithm alg);
 // The nsparse-family hash plan (cpp/spgemm/hash/).
 std::unique_ptr<plan> make_hash_plan();
 
+// A tile plan, as the guarded plans of select.cpp use it: a plan whose workEstimation can
+// first measure whether the tiles are dense enough.
+class tile_plan : public plan {
+public:
+    // workEstimation, run to the end only where A and B hold at least min_density entries
+    // per nonempty 8x8 tile (counted exactly by the conversion, tested on the device, read
+    // back with the plan's one synchronization; 0: always). Returns whether it ran; if
+    // not, buffer1 is free for another plan.
+    virtual bool work_estimation_if_dense(const problem& p, void* buffer1, unsigned min_density) = 0;
+};
+
 // The tSparse-family tile plan (cpp/spgemm/tiles/): tiles multiplied on tensor cores or
 // on CUDA cores.
-std::unique_ptr<plan> make_tile_plan(bool tensor_cores);
+std::unique_ptr<tile_plan> make_tile_plan(bool tensor_cores);
 
 // Whether the tile plans can index the product: their rows, columns and entries of A
 // and B are 32-bit (they refuse the rest with insufficient_resources).
 bool tiles_fit(const problem& p);
-
-// The guarded plans' use of a tile plan (make_tile_plan): its workEstimation, run to the
-// end only where A and B hold at least min_density entries per nonempty 8x8 tile (counted
-// exactly by the conversion, tested on the device, read back with the plan's one
-// synchronization). Returns whether it ran; if not, buffer1 is free for another plan.
-bool tile_work_estimation_if_dense(plan& tiles, const problem& p, void* buffer1, unsigned min_density);
 
 }  // namespace tcs::spgemm

@@ -40,14 +40,23 @@ inline constexpr tile_rule kExplicitRule{0.0, 4.0, 7};
 // tile density (the tile plan's conversion, then tiles or hash).
 enum class verdict { hash, tiles, measure };
 
-inline bool is_16bit(value_type t) { return t == value_type::f16 || t == value_type::bf16; }
+// The hash algorithm has no 16-bit path (its kernels compute fp32 and fp64 data): 16-bit
+// data runs on tiles. The one statement of that rule: from_shape sends such data to tiles,
+// and the C layer (lib/spgemm.cpp) asks hash_takes and hash_or_tiles.
+inline bool hash_takes(value_type data) { return data != value_type::f16 && data != value_type::bf16; }
+
+// The algorithm for a request that names no family (cuSPARSE's algorithm values, which
+// run hash): hash, or tiles on tensor cores for data hash does not take.
+inline algorithm hash_or_tiles(value_type data) {
+    return hash_takes(data) ? algorithm::hash : algorithm::tile_tc;
+}
 
 inline double mean_row_length(const csr_view& m) {
     return m.rows > 0 ? double(m.nnz) / double(m.rows) : 0.0;
 }
 
 inline verdict from_shape(const problem& p, const tile_rule& r) {
-    if (is_16bit(p.a.type)) return verdict::tiles;
+    if (!hash_takes(p.a.type)) return verdict::tiles;
     if (p.a.nnz == 0 || p.b.nnz == 0 || !tiles_fit(p)) return verdict::hash;
     if (std::min(mean_row_length(p.a), mean_row_length(p.b)) < r.min_row_length) return verdict::hash;
     if (double(p.a.cols) >= r.min_inner_ratio * double(std::max(p.a.rows, p.b.cols))) return verdict::hash;

@@ -1,11 +1,11 @@
 // Plans by algorithm, and the guarded tile plans: TCS_SPGEMM_DEFAULT's choice between the
 // hash and the tile algorithm, and the explicit tile algorithms' hand-off to hash
 // (docs/algorithms/spgemm-tiles.md, "The default" and "Explicit tile algorithms"). Both
-// are one plan on two rules (rule.hpp): 16-bit data always takes tiles (the hash
-// algorithm has no 16-bit path); otherwise the shapes send some products to hash on the
-// host (no GPU work), and for the others the tile plan's own conversion counts the tiles
-// exactly and the device tests their density, so that keeping tiles costs nothing beyond
-// them and handing off costs the conversion and the tile plan's synchronization.
+// are one plan on two rules (rule.hpp): 16-bit data always takes tiles (hash_takes: the
+// hash algorithm has no 16-bit path); otherwise the shapes send some products to hash on
+// the host (no GPU work), and for the others the tile plan's own conversion counts the
+// tiles exactly and the device tests their density, so that keeping tiles costs nothing
+// beyond them and handing off costs the conversion and the tile plan's synchronization.
 #include "core/environment.hpp"
 #include "core/error.hpp"
 #include "spgemm/plan.hpp"
@@ -46,7 +46,7 @@ public:
             tiles_->work_estimation(p, buffer1);
             next = tiles_.get();
         } else if (v == verdict::measure &&
-                   tile_work_estimation_if_dense(*tiles_, p, buffer1, rule_.min_density)) {
+                   tiles_->work_estimation_if_dense(p, buffer1, rule_.min_density)) {
             next = tiles_.get();
             measured_ = true;
         } else {
@@ -87,7 +87,7 @@ private:
     }
     tile_rule rule_;
     std::unique_ptr<plan> hash_ = make_hash_plan();
-    std::unique_ptr<plan> tiles_;
+    std::unique_ptr<tile_plan> tiles_;
     bool budget_to_hash_;
     plan* chosen_ = nullptr;
     bool measured_ = false;  // tiles chosen by the density test (not for 16-bit data)

@@ -15,11 +15,20 @@ Fails, naming each fault, where:
   3. a pointer `docs/<page>.md, "<heading>"` in a comment of cpp/ or lib/ names a page
      that does not exist or a heading the page does not have (the start of one);
   4. a kernel is launched with <<<...>>> outside cpp/core/kernel_launch.hpp, or a grid
-     helper `grid_for` is defined outside cpp/core/grid.hpp, beyond the known debt in
-     LAUNCH_DEBT and GRID_DEBT (issue 39: one launch helper, one grid helper);
-  5. a family's rules file (cpp/<op>/<family>/rules.hpp or tuning.hpp; none exist yet)
-     has a constant (`inline constexpr`) whose comment holds no docs/ pointer.
+     helper (a function named grid_for*, blocks_for* or *_grid) is defined outside
+     cpp/core/grid.hpp, beyond the known debt in LAUNCH_DEBT and GRID_DEBT (issue 39: one
+     launch helper, one grid helper);
+  5. a family folder cpp/<op>/<family>/ has no rules.hpp (beyond RULES_DEBT), or a
+     constant (`constexpr` or `inline constexpr`) of a rules file (a family's rules.hpp,
+     or an operation's selection rule in SELECTION_RULES) has no docs pointer
+     `docs/<page>.md, "<heading>"` in its comment, or a family's other file defines a
+     numeric constant of its own (a `constexpr` whose value is a literal: a tuning
+     choice, which belongs in the rules file) other than the structural ones in
+     STRUCTURAL.
 docs/architecture.md's paths are checked by docs_match_code (tests/docs/check_docs.py).
+
+Before the tree, the script checks itself: it plants one fault of each kind in a
+temporary tree and fails if any goes unreported (self_test below).
 
 Python 3 standard library only.
 Usage: check_architecture.py [source-dir]   (default: the checkout holding this file)
@@ -27,6 +36,7 @@ Usage: check_architecture.py [source-dir]   (default: the checkout holding this 
 import os
 import re
 import sys
+import tempfile
 
 ROOT = sys.argv[1] if len(sys.argv) > 1 else os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..")
 SOURCE_SUFFIXES = (".c", ".h", ".cpp", ".hpp", ".cu", ".cuh")
@@ -36,9 +46,6 @@ OPERATIONS = ("spgemm", "spmm")
 # family includes a sibling). Each entry is (file, included path). Remove an entry when
 # its include goes; a new sibling include fails the test.
 ALLOWED = {
-    # tiles writes an empty C's offsets with the hash family's write_empty_offsets
-    # (belongs in cpp/formats or cpp/core).
-    ("cpp/spgemm/tiles/tile_plan.cu", "spgemm/hash/launch.hpp"),
     # blocks scales C (beta) through a fake empty CSR problem and csr::run, and copies
     # column-wise B with csr::copy_rowwise / rowwise_stride (both belong below the families).
     ("cpp/spmm/blocks/blocks_spmm.cu", "spmm/csr/csr_spmm.hpp"),
@@ -61,12 +68,42 @@ LOWER_LAYERS = {
 LAUNCH_HELPER = "cpp/core/kernel_launch.hpp"
 LAUNCH_DEBT = {
     "cpp/spmm/csr/kernel_launch.cuh",  # the CSR SpMM's own launch helper
-    "cpp/check/csr_check.cu",          # raw launches of the matrix checks
 }
 GRID_HELPER = "cpp/core/grid.hpp"
 GRID_DEBT = {
-    "cpp/spgemm/hash/products.cu",  # a grid_for of its own, capped by the device
+    # the CSR SpMM's own block counts (refactored on the SpMM side of issue 39)
+    "cpp/spmm/csr/transpose.cu",
+    "cpp/spmm/csr/geometry.hpp",
 }
+# A grid helper's definition: a function named grid_for*, blocks_for* or *_grid.
+GRID_HELPER_DEFINITION = re.compile(r"\b(grid_for\w*|blocks_for\w*|\w+_grid)\s*\([^;]*\)\s*(const\s*)?\{")
+
+# Every family's choices sit in one host-only rules file, cpp/<op>/<family>/rules.hpp
+# (issue 39 item 1); the operation's selection keeps its own rule file beside select.
+RULES_FILE = "rules.hpp"
+SELECTION_RULES = {"cpp/spgemm/rule.hpp"}
+# DEBT, to be emptied when the SpMM side of issue 39 merges: these families' rules files
+# are written on another branch. Until then a family named here may lack its rules.hpp,
+# and its other files are not searched for constants of their own.
+RULES_DEBT = {
+    "spmm/csr",
+    "spmm/blocks",
+}
+# Numeric constants a family's files may define outside its rules file: facts of the
+# hardware or the format, not choices. (family file, name): why.
+STRUCTURAL = {
+    ("cpp/spgemm/hash/flat_walk.cuh", "kFullMask"): "every lane of a warp (shuffle masks)",
+    ("cpp/spgemm/hash/hash_table.cuh", "kEmpty"): "the empty slot's key, no column index",
+    ("cpp/spgemm/hash/operands.hpp", "kRowProductLimit"): "INT_MAX: the 32-bit counts of the kernels",
+    ("cpp/spgemm/tiles/panel_merge.cuh", "kFull"): "every lane of a warp (shuffle masks)",
+}
+# A constexpr variable's definition (not a function's): its name and its value.
+CONSTEXPR_VARIABLE = re.compile(
+    r"(?<![\w])(?:inline\s+|static\s+)*constexpr\s+(?!if\b)[\w:<>, ]+?\s+(\w+)\s*(?:\[[^\]]*\])?\s*"
+    r"(?:=\s*([^;]*)|\{([^;]*)\})\s*;")
+NUMBER = re.compile(r"(?<![\w.])(0[xX][0-9a-fA-F.]+([pP][+-]?\d+)?|\d+(\.\d*)?([eE][+-]?\d+)?)[uUlLfF]*(?![\w.])")
+TYPE_WORDS = {"std", "size_t", "int", "unsigned", "long", "short", "char", "float", "double", "bool",
+              "int64_t", "uint64_t", "int32_t", "uint32_t", "int16_t", "uint16_t", "int8_t", "uint8_t"}
 
 # What a quoted measurement looks like in a comment.
 MEASUREMENTS = [
@@ -80,6 +117,14 @@ MEASUREMENTS = [
 ]
 HASH = re.compile(r"(?<![\w.])[0-9a-f]{7,40}(?![\w])")
 POINTER = re.compile(r"(docs/[\w./-]+\.md), \"([^\"]+)\"")
+
+
+QUIET = False  # the self-test's notes would speak of its temporary tree
+
+
+def note(text):
+    if not QUIET:
+        print("note: " + text)
 
 
 def read(path):
@@ -165,7 +210,7 @@ def check_includes(faults):
             faults.append(f"{rel}:{number}: includes {included}, a file of the family {other} "
                           f"(a family includes cpp/core, cpp/formats, its operation's interface and its own folder)")
     for rel, included in sorted(ALLOWED - seen):
-        print(f"note: {rel} no longer includes {included}: remove it from ALLOWED in {__file__}")
+        note(f"{rel} no longer includes {included}: remove it from ALLOWED in {__file__}")
 
 
 def comment_faults(rel, path):
@@ -203,7 +248,7 @@ def check_comments(faults):
         found = comment_faults(rel, path)
         if rel in COMMENT_DEBT:
             if not found:
-                print(f"note: {rel} now keeps the comment rules: remove it from COMMENT_DEBT in {__file__}")
+                note(f"{rel} now keeps the comment rules: remove it from COMMENT_DEBT in {__file__}")
             continue
         faults += found
 
@@ -242,39 +287,155 @@ def check_helpers(faults):
                     seen_launch.add(rel)
                 else:
                     faults.append(f"{rel}:{k + 1}: launches with <<<>>>; launch through {LAUNCH_HELPER}")
-            if re.search(r"\bgrid_for\s*\([^;]*\)\s*\{", l) and rel != GRID_HELPER:
+            m = GRID_HELPER_DEFINITION.search(l)
+            if m and rel != GRID_HELPER:
                 if rel in GRID_DEBT:
                     seen_grid.add(rel)
                 else:
-                    faults.append(f"{rel}:{k + 1}: defines a grid_for of its own; use {GRID_HELPER}")
+                    faults.append(f"{rel}:{k + 1}: defines a grid helper of its own ({m.group(1)}); "
+                                  f"use {GRID_HELPER}")
     for rel in sorted((LAUNCH_DEBT - seen_launch) | (GRID_DEBT - seen_grid)):
-        print(f"note: {rel} no longer needs its LAUNCH_DEBT / GRID_DEBT entry in {__file__}")
+        note(f"{rel} no longer needs its LAUNCH_DEBT / GRID_DEBT entry in {__file__}")
+
+
+def family_folders():
+    """(family, folder) of every cpp/<op>/<family>/ folder."""
+    for op in OPERATIONS:
+        top = os.path.join(ROOT, "cpp", op)
+        if not os.path.isdir(top):
+            continue
+        for name in sorted(os.listdir(top)):
+            if os.path.isdir(os.path.join(top, name)):
+                yield f"{op}/{name}", f"cpp/{op}/{name}"
+
+
+def pointer_faults(rel, text, what):
+    """A fault for every constexpr variable of a rules file with no docs pointer in its comment."""
+    faults, lines = [], text.split("\n")
+    for k, l in enumerate(lines):
+        m = re.match(r"\s*(?:inline\s+|static\s+)*constexpr\s+[\w:<>, ]+?\s+(\w+)\s*(\[[^\]]*\])?\s*(=|\{)", l)
+        if not m:
+            continue
+        block, j = [l[l.find("//"):] if "//" in l else ""], k - 1
+        while j >= 0 and lines[j].lstrip().startswith("//"):
+            block.append(lines[j])
+            j -= 1
+        if not any(POINTER.search(b) for b in block):
+            faults.append(f"{rel}:{k + 1}: {m.group(1)}, a constant of {what}, has no docs pointer "
+                          f"`docs/<page>.md, \"<heading>\"` in its comment")
+    return faults
+
+
+def literal_only(value):
+    """Whether a constexpr's value is a number of its own (literals, casts, arithmetic)."""
+    if not NUMBER.search(value):
+        return False
+    names = set(re.findall(r"[A-Za-z_]\w*", NUMBER.sub(" ", value)))
+    return names <= TYPE_WORDS
 
 
 def check_rules_files(faults):
+    seen_debt, seen_structural = set(), set()
+    for family, folder in family_folders():
+        rules = f"{folder}/{RULES_FILE}"
+        if not os.path.isfile(os.path.join(ROOT, rules)):
+            if family in RULES_DEBT:
+                seen_debt.add(family)
+            else:
+                faults.append(f"{folder}/: the family has no {RULES_FILE} (its choices, each with a "
+                              f"docs pointer; issue 39 item 1)")
+            continue
+        if family in RULES_DEBT:
+            continue
+        faults += pointer_faults(rules, read(os.path.join(ROOT, rules)), f"{family}'s rules")
     for rel, path in sources("cpp"):
         family = family_of(rel)
-        if family is None or os.path.basename(rel) not in ("rules.hpp", "tuning.hpp", "rules.h", "tuning.h"):
+        if rel in SELECTION_RULES:
+            faults += pointer_faults(rel, read(path), "the selection's rule")
             continue
-        lines = read(path).split("\n")
-        for k, l in enumerate(lines):
-            if not re.match(r"\s*inline\s+constexpr\b", l):
+        if family is None or family in RULES_DEBT or os.path.basename(rel) == RULES_FILE:
+            continue
+        text = code(read(path))
+        for m in CONSTEXPR_VARIABLE.finditer(text):
+            name, value = m.group(1), m.group(2) if m.group(2) is not None else m.group(3)
+            if not literal_only(value):
                 continue
-            block, j = [l], k - 1
-            while j >= 0 and lines[j].lstrip().startswith("//"):
-                block.append(lines[j])
-                j -= 1
-            if not any("docs/" in b for b in block):
-                faults.append(f"{rel}:{k + 1}: a constant of {family}'s rules without a docs/ pointer "
-                              f"in its comment")
+            if (rel, name) in STRUCTURAL:
+                seen_structural.add((rel, name))
+                continue
+            number = text.count("\n", 0, m.start()) + 1
+            faults.append(f"{rel}:{number}: {name} = {' '.join(value.split())}: a numeric constant "
+                          f"outside {family}'s {RULES_FILE}; move it there with a docs pointer, or "
+                          f"list it in STRUCTURAL if it is a fact, not a choice")
+    for family in sorted(RULES_DEBT - seen_debt):
+        note(f"cpp/{family}/ has its {RULES_FILE} now: remove it from RULES_DEBT in {__file__}")
+    for rel, name in sorted(set(STRUCTURAL) - seen_structural):
+        note(f"{rel} no longer defines {name}: remove it from STRUCTURAL in {__file__}")
 
 
-def main():
+def run_checks():
     faults = []
     check_includes(faults)
     check_comments(faults)
     check_helpers(faults)
     check_rules_files(faults)
+    return faults
+
+
+# The self-test's tree: one file per planted fault, and the text the fault's report holds.
+PLANTED = {
+    "docs/algorithms/foo.md": ("# Foo\n\n## Tables\n", None),
+    "cpp/core/grid.hpp": ("inline int grid_for(long long n, long long b) { return int(n / b); }\n", None),
+    "cpp/core/kernel_launch.hpp": ("// launch\n", None),
+    "cpp/spgemm/foo/rules.hpp": (
+        "// Slots per table (docs/algorithms/foo.md, \"Tables\").\n"
+        "constexpr int kSlots = 64;\n"
+        "// no pointer here\n"
+        "inline constexpr int kUnexplained = 3;\n", "kUnexplained, a constant of spgemm/foo's rules"),
+    "cpp/spgemm/foo/sibling.cu": ("#include \"spgemm/bar/bar.hpp\"\n", "a file of the family spgemm/bar"),
+    "cpp/spgemm/foo/measured.cu": ("// runs in 12 us on the H100\n", "quotes a time"),
+    "cpp/spgemm/foo/pointer.cu": ("// see docs/algorithms/foo.md, \"Nowhere\"\n", "no such heading"),
+    "cpp/spgemm/foo/launch.cu": ("void f() { k<<<1, 32>>>(); }\n", "launches with <<<>>>"),
+    "cpp/spgemm/foo/grid.cu": ("int grid_for_rows(int rows) { return rows / 8; }\n", "grid helper of its own"),
+    "cpp/spgemm/foo/tuned.cu": ("constexpr int kThreads = 256;\n", "kThreads = 256: a numeric constant"),
+    "cpp/spgemm/foo/derived.cu": ("constexpr int kWarps = kSlots / 32;\n", None),
+    "cpp/spgemm/bar/bar.hpp": ("// bar\n", "spgemm/bar/: the family has no rules.hpp"),
+    "cpp/core/uses_lib.hpp": ("#include \"tcsparse.h\"\n", "cpp/ never sees the C layer"),
+}
+
+
+def self_test():
+    """Faults planted in a temporary tree, each of which must be reported; None if all are."""
+    global ROOT, QUIET
+    saved = ROOT
+    with tempfile.TemporaryDirectory() as tree:
+        for rel, (text, _) in PLANTED.items():
+            os.makedirs(os.path.dirname(os.path.join(tree, rel)), exist_ok=True)
+            with open(os.path.join(tree, rel), "w", encoding="utf-8") as f:
+                f.write(text)
+        ROOT, QUIET = tree, True
+        try:
+            faults = run_checks()
+        finally:
+            ROOT, QUIET = saved, False
+    def names(fault, rel, want):  # a fault names its file, or the folder of a missing one
+        where = fault.split(":")[0]
+        return want is not None and want in fault and (where == rel or rel.startswith(where + "/")
+                                                       or where.endswith("/") and rel.startswith(where))
+    missed = [f"{rel}: {want}" for rel, (_, want) in PLANTED.items()
+              if want is not None and not any(names(f, rel, want) for f in faults)]
+    wrong = [f for f in faults if not any(names(f, rel, want) for rel, (_, want) in PLANTED.items())]
+    return missed + [f"reported in error: {f}" for f in wrong]
+
+
+def main():
+    broken = self_test()
+    if broken:
+        for fault in broken:
+            print(f"self-test: {fault}")
+        print("the checker no longer reports the faults planted in its self-test: fix the script")
+        return 1
+    faults = run_checks()
     for fault in faults:
         print(fault)
     if faults:

@@ -13,24 +13,11 @@
 
 #include "core/device.hpp"
 #include "core/types.hpp"
+#include "spgemm/hash/rules.hpp"
 
 #include <cstddef>
 
 namespace tcs::spgemm::hash {
-
-constexpr int kMaxBins = 16;
-constexpr int kGroupBins = 4;       // bins 0..3 of both passes
-constexpr int kGroupThreads = 256;  // threads of a group-bin block
-// Slots of one group-bin block: rows per block * table size, the same for every group
-// bin (4 lanes x 16 slots ... 32 lanes x 128 slots), so one kernel serves all four.
-constexpr int kGroupSlots = 1024;
-constexpr int kWideThreads = 1024;
-// Rows whose products would call for a symbolic table larger than this (or for the wide
-// bin) first try one of this size: products far outnumber the distinct columns in FEM
-// and dense-block rows. Only the rows with more than half as many columns go on to
-// their bin's table.
-constexpr int kGuessTable = 4096;
-constexpr int kGuessThreads = 256;
 
 // What a kernel needs to find a row's bin: bin b holds bounds in (upper[b-1], upper[b]];
 // the last bin is unbounded.
@@ -84,25 +71,10 @@ constexpr std::size_t numeric_keys_region(int table, int threads) {
     const std::size_t sort_floor = std::size_t(threads) * 48;
     return align16(table_bytes > sort_floor ? table_bytes : sort_floor);
 }
-// Whether a numeric block-bin kernel gives every warp its own copy of the row's
-// accumulators (ordered_commit.cuh: accumulate_private): when the copies take at most
-// this much shared memory, i.e. tables up to 1024 slots with 4 warps.
-constexpr std::size_t kPrivateSumBytes = 32 * 1024;
-constexpr bool private_sums(int table, int threads, std::size_t value_bytes) {
-    return std::size_t(threads / 32) * std::size_t(table) * value_bytes <= kPrivateSumBytes;
-}
 constexpr std::size_t numeric_block_bytes(int table, int threads, std::size_t value_bytes) {
     const std::size_t copies = private_sums(table, threads, value_bytes) ? threads / 32 : 1;
     return numeric_keys_region(table, threads) + copies * std::size_t(table) * value_bytes;
 }
 constexpr std::size_t symbolic_block_bytes(int table) { return std::size_t(table) * 4; }
-
-// Shared memory kept free for a kernel's static variables when sizing dynamic memory:
-// the block walk's batch (block_walk.cuh: 16 bytes per thread with fp64 values, 8 without)
-// and the row counters.
-constexpr std::size_t kStaticReserve = 10 * 1024;
-inline std::size_t usable_smem(const device_info& d) {
-    return d.smem_per_block_optin > kStaticReserve ? d.smem_per_block_optin - kStaticReserve : 0;
-}
 
 }  // namespace tcs::spgemm::hash

@@ -66,12 +66,8 @@ struct group_row {
           row(valid ? rows[gi] : 0), t(valid ? entries_of(x, row) : make_int2(0, 0)) {}
 };
 
-// Blocks for the group launch: at most one unit per 8 rows (32 lanes per row) plus one
-// per bin, and no more than the device holds several times over.
-inline int group_grid(int rows, int sm_count) {
-    const long long units = (long long)rows / 8 + kGroupBins;
-    const long long cap = (long long)sm_count * 16;
-    return int(units < cap ? units : cap);
-}
+// Units of `rows` rows of the group bins at most: one per 8 rows (32 lanes per row) plus
+// one per bin. The group launch takes a block per unit, capped by the device.
+inline long long max_group_units(int rows) { return (long long)rows / 8 + kGroupBins; }
 
 }  // namespace tcs::spgemm::hash

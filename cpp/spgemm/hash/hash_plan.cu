@@ -29,7 +29,9 @@
 // back (once).
 #include "core/error.hpp"
 #include "core/workspace.hpp"
+#include "formats/empty_csr.cuh"
 #include "spgemm/hash/launch.hpp"
+#include "spgemm/hash/rules.hpp"
 #include "spgemm/plan.hpp"
 
 #include <cub/device/device_scan.cuh>
@@ -45,22 +47,6 @@ namespace {
 
 using namespace hash;
 
-// Scratch for wide rows may take this much, or more when the inputs (symbolic) or C
-// (numeric) are larger: then it stays a fraction of memory the caller holds anyway.
-constexpr std::size_t kScratchBudget = std::size_t(64) << 20;
-
-// Each chunk costs a handful of launches (a few microseconds each): a fraction that
-// asks for more chunks or fewer rows per chunk gets these bounds instead.
-constexpr int kMaxChunks = 1024;
-constexpr int kMinChunkRows = 8;
-
-// Rows per chunk under chunk_fraction f; m (one chunk) when f asks for no chunking.
-int chunk_rows_of(int m, double f) {
-    if (f >= 1.0 || m <= kMinChunkRows) return m;
-    const double rows = std::max({std::ceil(f * double(m)), std::ceil(double(m) / kMaxChunks),
-                                  double(kMinChunkRows)});
-    return int(std::min(rows, double(m)));
-}
 // In 64 bits: m + rows - 1 passes int for m near 2^31 (at most m chunks, which fits).
 int chunks_of(int m, int rows) {
     return rows > 0 ? int((std::int64_t(m) + rows - 1) / rows) : 1;
@@ -303,7 +289,7 @@ private:
                  const scalar_arg& beta, const csr_out& c) {
         const launch_context lc = context_of(p);
         if (p.a.rows == 0) {
-            if (c.row_ptr != nullptr) write_empty_offsets(index_out(c.row_ptr, c.offsets), c.base, lc);
+            if (c.row_ptr != nullptr) formats::write_empty_offsets(index_out(c.row_ptr, c.offsets), c.base, lc.stream);
             return;
         }
         const buffer1 one = carve1(p, b1);

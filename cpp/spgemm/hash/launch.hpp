@@ -102,7 +102,4 @@ template <class V>
 void numeric(const operands& x, const bin_plan& numeric_plan, const numeric_job<V>& job,
              const launch_context& lc);
 
-// With m == 0 only C's single row offset exists.
-void write_empty_offsets(const index_out& rp, int base, const launch_context& lc);
-
 }  // namespace tcs::spgemm::hash

@@ -10,12 +10,12 @@
 // None depends on timing, only on the patterns.
 #pragma once
 
+#include "core/grid.hpp"
+#include "core/kernel_launch.hpp"
 #include "spgemm/hash/column_bitmap.cuh"
 #include "spgemm/hash/flat_walk.cuh"
-#include "spgemm/hash/grid.hpp"
 #include "spgemm/hash/group_units.cuh"
 #include "spgemm/hash/hash_table.cuh"
-#include "spgemm/hash/kernel_launch.hpp"
 #include "spgemm/hash/launch.hpp"
 #include "spgemm/hash/ordered_commit.cuh"
 
@@ -27,10 +27,6 @@
 
 namespace tcs::spgemm::hash {
 namespace numeric_detail {
-
-// Chunks of 32 products a warp takes per window of the ordered accumulation: more
-// amortise the window's barriers and rounds, fewer keep registers low.
-constexpr int kChunksPerWindow = 4;
 
 // Bits for the keys 0..n-1 and one larger sentinel: n <= 2^bits - 1.
 __host__ __device__ inline int column_bits(int n) {
@@ -395,7 +391,7 @@ void launch_block(const operands& x, const numeric_job<V>& job, int offset, int 
     const std::size_t smem = numeric_block_bytes(T, NT, sizeof(V));
     allow_smem(multiply_block_kernel<NT, T, V>, smem);
     launch("hash SpGEMM: numeric block rows", multiply_block_kernel<NT, T, V>,
-           resident_grid(multiply_block_kernel<NT, T, V>, NT, smem, count, *lc.device), NT, smem, lc.stream, x, job.values,
+           grid_for(count, 1, device_cap(*lc.device, resident_blocks(multiply_block_kernel<NT, T, V>, NT, smem))), NT, smem, lc.stream, x, job.values,
            job.perm + offset, count, job.row_off, job.c, job.alpha, job.beta, last, offset_t(job.nnz_c));
     last = {};
 }
@@ -411,7 +407,7 @@ void numeric(const operands& x, const bin_plan& plan, const numeric_job<V>& job,
     for (int b = 0; b < kGroupBins; ++b) group_rows += job.counts[b];
     if (group_rows > 0) {
         launch("hash SpGEMM: numeric group rows", multiply_groups_kernel<V>,
-               group_grid(group_rows, d.sm_count), kGroupThreads, 0, lc.stream, x, job.values,
+               grid_for(max_group_units(group_rows), 1, device_cap(d, kLoopBlocksPerSm)), kGroupThreads, 0, lc.stream, x, job.values,
                job.device_counts, job.perm, job.row_off, job.c, job.alpha, job.beta, last, offset_t(job.nnz_c));
         last = {};
     }

@@ -2,9 +2,11 @@
 // workEstimation (by products, for the symbolic pass) and of compute (by nnz, for the
 // numeric pass).
 #include "core/error.hpp"
+#include "core/grid.hpp"
+#include "core/kernel_launch.hpp"
 #include "spgemm/hash/flat_walk.cuh"
-#include "spgemm/hash/kernel_launch.hpp"
 #include "spgemm/hash/launch.hpp"
+#include "spgemm/hash/rules.hpp"
 
 #include <algorithm>
 #include <climits>
@@ -12,13 +14,11 @@
 namespace tcs::spgemm::hash {
 namespace {
 
-constexpr int kThreads = 256;
-
 // Rows of A are read by VW lanes each (VW chosen from A's mean row length), so that
 // short rows do not leave most of a warp idle and long rows are split. The row loop is
 // uniform within the warp (the shuffles need every lane).
 template <int VW>
-__global__ void __launch_bounds__(kThreads)
+__global__ void __launch_bounds__(kBinningThreads)
     count_products_kernel(operands x, bin_table symbolic, stats* st, offset_t* row_prod) {
     __shared__ int s_hist[kMaxBins];
     __shared__ unsigned long long s_total;
@@ -30,8 +30,8 @@ __global__ void __launch_bounds__(kThreads)
 
     const int cap = min(x.n, x.nnz_b);  // a row's nnz is at most this
     constexpr int kRowsPerWarp = 32 / VW;
-    const std::int64_t warps = std::int64_t(gridDim.x) * (kThreads / 32);
-    const std::int64_t warp = std::int64_t(blockIdx.x) * (kThreads / 32) + tid / 32;
+    const std::int64_t warps = std::int64_t(gridDim.x) * (kBinningThreads / 32);
+    const std::int64_t warp = std::int64_t(blockIdx.x) * (kBinningThreads / 32) + tid / 32;
     for (std::int64_t r0 = warp * kRowsPerWarp; r0 < x.m; r0 += warps * kRowsPerWarp) {
         const std::int64_t r = r0 + lane / VW;
         long long sum = 0;
@@ -75,7 +75,7 @@ struct by_nnz {
 // Lanes of a warp with the same bin take their places with one atomic. The order inside
 // a bin varies from run to run; results do not depend on it.
 template <class BinOf>
-__global__ void __launch_bounds__(kThreads)
+__global__ void __launch_bounds__(kBinningThreads)
     scatter_rows_kernel(int m, BinOf bin_of, int bins, const stats* st, const int* counts,
                         int* cursors, int* perm) {
     __shared__ int s_offset[kMaxBins];
@@ -89,9 +89,9 @@ __global__ void __launch_bounds__(kThreads)
     }
     __syncthreads();
     const int lane = lane_id();
-    const std::int64_t stride = std::int64_t(gridDim.x) * kThreads;
+    const std::int64_t stride = std::int64_t(gridDim.x) * kBinningThreads;
     // r0 is uniform within the warp so that every lane takes part in the match.
-    for (std::int64_t r0 = std::int64_t(blockIdx.x) * kThreads + (threadIdx.x & ~31u); r0 < m;
+    for (std::int64_t r0 = std::int64_t(blockIdx.x) * kBinningThreads + (threadIdx.x & ~31u); r0 < m;
          r0 += stride) {
         const int r = int(r0) + lane;
         const int bin = r < m ? bin_of(r) : -1;
@@ -104,22 +104,15 @@ __global__ void __launch_bounds__(kThreads)
     }
 }
 
-int grid_for(std::int64_t items, int per_block, const device_info& d) {
-    const std::int64_t want = (items + per_block - 1) / per_block;
-    return int(std::max<std::int64_t>(1, std::min<std::int64_t>(want, std::int64_t(d.sm_count) * 16)));
-}
-
-__global__ void write_offset_kernel(index_out rp, int value) { rp.set(0, value); }
-
 // Rows per (chunk, numeric bin): the lanes of a warp with the same (chunk, bin) add
 // with one atomic, so that rows of one bin do not queue on one counter. It runs only
 // under a memory budget.
-__global__ void __launch_bounds__(kThreads)
+__global__ void __launch_bounds__(kBinningThreads)
     chunk_bins_kernel(int m, int chunk_rows, bin_table numeric, const offset_t* row_off, int* counts) {
     const int lane = lane_id();
-    const std::int64_t stride = std::int64_t(gridDim.x) * kThreads;
+    const std::int64_t stride = std::int64_t(gridDim.x) * kBinningThreads;
     // r0 is uniform within the warp so that every lane takes part in the match.
-    for (std::int64_t r0 = std::int64_t(blockIdx.x) * kThreads + (threadIdx.x & ~31u); r0 < m;
+    for (std::int64_t r0 = std::int64_t(blockIdx.x) * kBinningThreads + (threadIdx.x & ~31u); r0 < m;
          r0 += stride) {
         const std::int64_t r = r0 + lane;
         const int key =
@@ -136,20 +129,20 @@ void count_products(const operands& x, const bin_table& symbolic, std::int64_t n
     const std::int64_t mean = x.m > 0 ? (nnz_a + x.m - 1) / x.m : 0;
     int vw = 2;
     while (vw < 32 && vw < mean) vw *= 2;
-    const int grid = grid_for(std::int64_t(x.m) * vw, kThreads, *lc.device);
+    const int grid = grid_for(std::int64_t(x.m) * vw, kBinningThreads, device_cap(*lc.device, kLoopBlocksPerSm));
     auto kernel = vw == 2    ? count_products_kernel<2>
                   : vw == 4  ? count_products_kernel<4>
                   : vw == 8  ? count_products_kernel<8>
                   : vw == 16 ? count_products_kernel<16>
                              : count_products_kernel<32>;
-    launch("hash SpGEMM: count products", kernel, grid, kThreads, 0, lc.stream, x, symbolic, st, row_prod);
+    launch("hash SpGEMM: count products", kernel, grid, kBinningThreads, 0, lc.stream, x, symbolic, st, row_prod);
 }
 
 void bin_by_products(const operands& x, const bin_table& symbolic, stats* st, const offset_t* row_prod,
                      int* perm, const launch_context& lc) {
     const by_products bin_of{row_prod, std::min(x.n, x.nnz_b), symbolic};
     launch("hash SpGEMM: bin rows by products", scatter_rows_kernel<by_products>,
-           grid_for(x.m, kThreads, *lc.device), kThreads, 0, lc.stream, x.m, bin_of,
+           grid_for(x.m, kBinningThreads, device_cap(*lc.device, kLoopBlocksPerSm)), kBinningThreads, 0, lc.stream, x.m, bin_of,
            symbolic.count, static_cast<const stats*>(st), &st->symbolic_count[0],
            &st->symbolic_cursor[0], perm);
 }
@@ -158,19 +151,15 @@ void bin_by_nnz(const operands& x, const bin_table& numeric, const stats* st, co
                 const offset_t* row_off, int* cursors, int* perm, const launch_context& lc) {
     const by_nnz bin_of{row_off, numeric};
     launch("hash SpGEMM: bin rows by nnz", scatter_rows_kernel<by_nnz>,
-           grid_for(x.m, kThreads, *lc.device), kThreads, 0, lc.stream, x.m, bin_of, numeric.count,
+           grid_for(x.m, kBinningThreads, device_cap(*lc.device, kLoopBlocksPerSm)), kBinningThreads, 0, lc.stream, x.m, bin_of, numeric.count,
            st, counts, cursors, perm);
 }
 
 void count_chunk_bins(int m, int chunk_rows, const bin_table& numeric, const offset_t* row_off,
                       int* counts, const launch_context& lc) {
     launch("hash SpGEMM: rows per chunk and numeric bin", chunk_bins_kernel,
-           grid_for(m, kThreads, *lc.device), kThreads, 0, lc.stream, m, chunk_rows, numeric,
+           grid_for(m, kBinningThreads, device_cap(*lc.device, kLoopBlocksPerSm)), kBinningThreads, 0, lc.stream, m, chunk_rows, numeric,
            row_off, counts);
-}
-
-void write_empty_offsets(const index_out& rp, int base, const launch_context& lc) {
-    launch("hash SpGEMM: row offsets of an empty C", write_offset_kernel, 1, 1, 0, lc.stream, rp, base);
 }
 
 }  // namespace tcs::spgemm::hash

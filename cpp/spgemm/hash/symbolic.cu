@@ -3,12 +3,12 @@
 // Each row's count also lands in the numeric histogram, nnz(C) and the longest row,
 // which the plan reads back once at the end of workEstimation.
 #include "core/error.hpp"
+#include "core/grid.hpp"
+#include "core/kernel_launch.hpp"
 #include "spgemm/hash/column_bitmap.cuh"
 #include "spgemm/hash/flat_walk.cuh"
-#include "spgemm/hash/grid.hpp"
 #include "spgemm/hash/group_units.cuh"
 #include "spgemm/hash/hash_table.cuh"
-#include "spgemm/hash/kernel_launch.hpp"
 #include "spgemm/hash/launch.hpp"
 #include "spgemm/hash/ordered_commit.cuh"
 
@@ -260,7 +260,7 @@ void launch_block(const operands& x, const bin_table& numeric, stats* st, bin_ro
     const std::size_t smem = symbolic_block_bytes(T);
     allow_smem(symbolic_block_kernel<NT, T>, smem);
     launch("hash SpGEMM: symbolic block rows", symbolic_block_kernel<NT, T>,
-           resident_grid(symbolic_block_kernel<NT, T>, NT, smem, x.m, *lc.device), NT, smem, lc.stream, x, numeric, st, rows, bin,
+           grid_for(x.m, 1, device_cap(*lc.device, resident_blocks(symbolic_block_kernel<NT, T>, NT, smem))), NT, smem, lc.stream, x, numeric, st, rows, bin,
            row_nnz);
 }
 
@@ -289,14 +289,14 @@ void symbolic(const operands& x, const bin_plan& plan, const bin_table& numeric,
               const launch_context& lc) {
     if (x.m == 0) return;
     const device_info& d = *lc.device;
-    launch("hash SpGEMM: symbolic group rows", symbolic_groups_kernel, group_grid(x.m, d.sm_count),
+    launch("hash SpGEMM: symbolic group rows", symbolic_groups_kernel, grid_for(max_group_units(x.m), 1, device_cap(d, kLoopBlocksPerSm)),
            kGroupThreads, 0, lc.stream, x, numeric, st, perm, row_nnz);
     const symbolic_reach reach = symbolic_reach_of(plan, x.n, x.nnz_b);
     const int end = reach.end, guessed = reach.guessed;
     if (reach.retries()) {
         const std::size_t smem = std::size_t(kGuessTable) * 4;
         launch("hash SpGEMM: symbolic first guess", symbolic_guess_kernel,
-               resident_grid(symbolic_guess_kernel, kGuessThreads, smem, x.m, d), kGuessThreads, smem, lc.stream, x,
+               grid_for(x.m, 1, device_cap(d, resident_blocks(symbolic_guess_kernel, kGuessThreads, smem))), kGuessThreads, smem, lc.stream, x,
                numeric, st, perm, guessed, plan.count, retry, row_nnz);
     }
     // Bin sizes are not known on the host yet: the grids can hold every row; blocks without
@@ -311,7 +311,7 @@ void symbolic(const operands& x, const bin_plan& plan, const bin_table& numeric,
                 const std::size_t smem = std::size_t(words) * 4;
                 allow_smem(symbolic_wide_kernel<false>, smem);
                 launch("hash SpGEMM: symbolic wide rows", symbolic_wide_kernel<false>,
-                       resident_grid(symbolic_wide_kernel<false>, kWideThreads, smem, x.m, d), kWideThreads, smem, lc.stream, x,
+                       grid_for(x.m, 1, device_cap(d, resident_blocks(symbolic_wide_kernel<false>, kWideThreads, smem))), kWideThreads, smem, lc.stream, x,
                        numeric, st, rows, bin, row_nnz, static_cast<unsigned*>(nullptr), words);
             } else {
                 launch("hash SpGEMM: symbolic wide rows", symbolic_wide_kernel<true>,

@@ -13,6 +13,7 @@
 #include "core/device.hpp"
 #include "core/types.hpp"
 #include "formats/bitmap_tiles.hpp"
+#include "spgemm/tiles/rules.hpp"
 
 #include <cuda_runtime_api.h>
 
@@ -21,12 +22,6 @@
 namespace tcs::spgemm::tiles {
 
 using formats::bitmap_tile;
-
-// A panel with at most this many A tiles keeps its cursors in registers (one or two per
-// lane); a larger one searches them at every step and is never split.
-constexpr int kRegisterTiles = 64;
-// Segments per panel are at most this many.
-constexpr int kMaxSegments = 16;
 
 // Counters filled on the device by the structure pass and read back once.
 struct stats {
@@ -76,14 +71,6 @@ void structure(const operands& x, int* row_nnz, stats* st, const density_gate& g
 
 // ---- copy (multiply_*.cu) ----
 
-// How the tiles of a pair are multiplied.
-enum class engine {
-    dmma,  // fp64 tensor cores, m8n8k4 (fp64 data; fp32 data widened to fp64)
-    tf32,  // m16n8k8 on tf32-rounded fp32 data, fp32 accumulation
-    hmma,  // m16n8k16, fp16/bf16 inputs (fp32 data rounded to fp16), fp32 accumulation
-    fma,   // CUDA cores: fp64 accumulation for fp32/fp64 data, fp32 for 16-bit data
-};
-
 struct multiply_job {
     operands x;
     const void* a_values = nullptr;  // packed in A's tile order, of `data`
@@ -92,7 +79,7 @@ struct multiply_job {
     csr_out c;                       // written: row offsets, columns, values
     scalar_arg alpha, beta;
     value_type data = value_type::f32;
-    engine how = engine::dmma;
+    policy how = policy::dmma;
     int max_panel_tiles = 0;         // the structure pass's: which cursor kinds run
 };
 
@@ -101,8 +88,5 @@ void multiply(const multiply_job& job, cudaStream_t stream);
 void multiply_f64(const multiply_job& job, cudaStream_t stream);
 void multiply_f32(const multiply_job& job, cudaStream_t stream);
 void multiply_16bit(const multiply_job& job, cudaStream_t stream);
-
-// The segments per panel that give the multiplication about `warps` warps.
-int segments_for(int panels, const device_info& d);
 
 }  // namespace tcs::spgemm::tiles

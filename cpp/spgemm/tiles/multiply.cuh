@@ -1,6 +1,6 @@
 // The multiplication of the tile SpGEMM (copy): one warp per segment of a panel of C
 // merges the segment's pairs (panel_merge.cuh), multiplies each tile of C's pairs with
-// an engine (engines.cuh) and writes the tile's entries straight into C's CSR arrays:
+// a policy (policies.cuh) and writes the tile's entries straight into C's CSR arrays:
 // the entry (r, c) of tile column J goes to
 //   C's row offset of r + the row's entries in earlier tiles of the panel
 //                       + the row's entries of this tile left of c,
@@ -8,9 +8,10 @@
 // value type in multiply_f64.cu, multiply_f32.cu and multiply_16bit.cu.
 #pragma once
 
+#include "core/grid.hpp"
 #include "core/index_array.cuh"
 #include "core/kernel_launch.hpp"
-#include "spgemm/tiles/engines.cuh"
+#include "spgemm/tiles/policies.cuh"
 #include "spgemm/tiles/launch.hpp"
 #include "spgemm/tiles/panel_merge.cuh"
 
@@ -18,7 +19,6 @@
 
 namespace tcs::spgemm::tiles {
 
-constexpr int kMultiplyThreads = 256;
 constexpr int kMultiplyWarps = kMultiplyThreads / 32;
 
 // C's arrays as the kernel writes them (32- or 64-bit index arrays).
@@ -30,10 +30,10 @@ struct c_arrays {
     int base;
 };
 
-template <class T, class S, class Engine>
+template <class T, class S, class Policy>
 struct multiplying {
-    using Acc = typename Engine::accumulator;
-    Engine e;
+    using Acc = typename Policy::accumulator;
+    Policy e;
     c_arrays<T> c;
     Acc alpha, beta;
     int row_pos;  // where the next entry of this lane's row of C goes
@@ -88,7 +88,7 @@ struct multiplying {
     }
 };
 
-template <class T, class S, class Engine, int Kind>
+template <class T, class S, class Policy, int Kind>
 __global__ void __launch_bounds__(kMultiplyThreads)
     multiply_kernel(operands x, const T* av, const T* bv, const int* row_off, c_arrays<T> c,
                     scalar<S> alpha, scalar<S> beta) {
@@ -110,14 +110,14 @@ __global__ void __launch_bounds__(kMultiplyThreads)
     seg.locate(x, panel, s);
     if (seg.first >= seg.last) return;
 
-    using Acc = typename Engine::accumulator;
-    multiplying<T, S, Engine> v{Engine(av, bv), c, Acc(alpha.get()), Acc(beta.get()),
+    using Acc = typename Policy::accumulator;
+    multiplying<T, S, Policy> v{Policy(av, bv), c, Acc(alpha.get()), Acc(beta.get()),
                                 row < x.a.rows ? row_off[row] + seg.rows_before : 0};
     with_cursors<Kind>(x, a_begin, a_end, seg.first, [&](auto& cs) { merge(x, cs, seg.last, v); });
 }
 
-// Runs the kernel with engine E on data T and scalars S.
-template <class T, class S, class Engine>
+// Runs the kernel with the precision policy Policy on data T and scalars S.
+template <class T, class S, class Policy>
 void launch_multiply(const multiply_job& job, cudaStream_t stream) {
     const operands& x = job.x;
     const long long warps = static_cast<long long>(x.a.panels) * x.segments;
@@ -128,8 +128,8 @@ void launch_multiply(const multiply_job& job, cudaStream_t stream) {
         // Kind 1 always (it also writes C's row offsets); the others where a panel needs them.
         constexpr int k = decltype(kind)::value;
         if (k != 1 && job.max_panel_tiles <= (k == 2 ? 32 : kRegisterTiles)) return;
-        launch("tile SpGEMM: multiply", multiply_kernel<T, S, Engine, decltype(kind)::value>,
-               int((warps + kMultiplyWarps - 1) / kMultiplyWarps), kMultiplyThreads, 0, stream, x,
+        launch("tile SpGEMM: multiply", multiply_kernel<T, S, Policy, decltype(kind)::value>,
+               grid_for(warps, kMultiplyWarps, kBlockPerItem), kMultiplyThreads, 0, stream, x,
                static_cast<const T*>(job.a_values), static_cast<const T*>(job.b_values), job.row_off,
                c, job.alpha.as<S>(), job.beta.as<S>());
     });

@@ -5,17 +5,17 @@
 namespace tcs::spgemm::tiles {
 
 void multiply_16bit(const multiply_job& job, cudaStream_t stream) {
-    const bool tc = job.how != engine::fma;
+    const bool tc = job.how != policy::fma;
     if (job.data == value_type::f16) {
         if (tc)
-            launch_multiply<__half, float, hmma_engine<__half, __half>>(job, stream);
+            launch_multiply<__half, float, hmma_policy<__half, __half>>(job, stream);
         else
-            launch_multiply<__half, float, fma_engine<__half, float>>(job, stream);
+            launch_multiply<__half, float, fma_policy<__half, float>>(job, stream);
     } else {
         if (tc)
-            launch_multiply<__nv_bfloat16, float, hmma_engine<__nv_bfloat16, __nv_bfloat16>>(job, stream);
+            launch_multiply<__nv_bfloat16, float, hmma_policy<__nv_bfloat16, __nv_bfloat16>>(job, stream);
         else
-            launch_multiply<__nv_bfloat16, float, fma_engine<__nv_bfloat16, float>>(job, stream);
+            launch_multiply<__nv_bfloat16, float, fma_policy<__nv_bfloat16, float>>(job, stream);
     }
 }
 

@@ -6,10 +6,10 @@ namespace tcs::spgemm::tiles {
 
 void multiply_f32(const multiply_job& job, cudaStream_t stream) {
     switch (job.how) {
-    case engine::dmma: launch_multiply<float, float, dmma_engine<float>>(job, stream); break;
-    case engine::tf32: launch_multiply<float, float, tf32_engine>(job, stream); break;
-    case engine::hmma: launch_multiply<float, float, hmma_engine<float, __half>>(job, stream); break;
-    case engine::fma: launch_multiply<float, float, fma_engine<float, double>>(job, stream); break;
+    case policy::dmma: launch_multiply<float, float, dmma_policy<float>>(job, stream); break;
+    case policy::tf32: launch_multiply<float, float, tf32_policy>(job, stream); break;
+    case policy::hmma: launch_multiply<float, float, hmma_policy<float, __half>>(job, stream); break;
+    case policy::fma: launch_multiply<float, float, fma_policy<float, double>>(job, stream); break;
     }
 }
 

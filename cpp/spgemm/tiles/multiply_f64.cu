@@ -4,10 +4,10 @@
 namespace tcs::spgemm::tiles {
 
 void multiply_f64(const multiply_job& job, cudaStream_t stream) {
-    if (job.how == engine::fma)
-        launch_multiply<double, double, fma_engine<double, double>>(job, stream);
+    if (job.how == policy::fma)
+        launch_multiply<double, double, fma_policy<double, double>>(job, stream);
     else
-        launch_multiply<double, double, dmma_engine<double>>(job, stream);
+        launch_multiply<double, double, dmma_policy<double>>(job, stream);
 }
 
 }  // namespace tcs::spgemm::tiles

@@ -197,7 +197,7 @@ __device__ void merge(const operands& x, Cursors& cs, int col_end, Visit& visit)
     }
 }
 
-// The C layout every engine delivers: lane holds C(row_of(lane), col_of(lane, i)) for
+// The C layout every policy delivers: lane holds C(row_of(lane), col_of(lane, i)) for
 // i = 0, 1 (the accumulator layout of mma m8n8k4 and of rows 0..7 of m16n8k*).
 __device__ __forceinline__ int c_row_of(int l) { return l >> 2; }
 __device__ __forceinline__ int c_col_of(int l, int i) { return 2 * (l & 3) + i; }

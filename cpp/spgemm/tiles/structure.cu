@@ -5,6 +5,7 @@
 // several warps: segment s begins at the first tile column reached after s/S of the
 // panel's pairs (S segments).
 #include "core/error.hpp"
+#include "core/grid.hpp"
 #include "core/kernel_launch.hpp"
 #include "spgemm/tiles/launch.hpp"
 #include "spgemm/tiles/panel_merge.cuh"
@@ -14,8 +15,7 @@
 namespace tcs::spgemm::tiles {
 namespace {
 
-constexpr int kThreads = 256;
-constexpr int kWarps = kThreads / 32;
+constexpr int kWarps = kStructureThreads / 32;
 
 struct counting {
     const operands& x;
@@ -90,7 +90,7 @@ __device__ void count_panel(const operands& x, int panel, int a_begin, int a_end
 }
 
 template <int Kind>
-__global__ void __launch_bounds__(kThreads)
+__global__ void __launch_bounds__(kStructureThreads)
     structure_kernel(operands x, int* row_nnz, stats* st, density_gate gate) {
     const int panel = int(blockIdx.x) * kWarps + int(threadIdx.x) / 32;
     if (panel >= x.a.panels) return;
@@ -106,19 +106,11 @@ __global__ void __launch_bounds__(kThreads)
 
 }  // namespace
 
-int segments_for(int panels, const device_info& d) {
-    if (panels <= 0 || d.sm_count <= 0) return 1;
-    // About 32 warps per SM in the multiplication; a panel is split only to get there.
-    const long long warps = d.sm_count * 32ll;
-    const long long s = (warps + panels - 1) / panels;
-    return int(std::clamp<long long>(s, 1, kMaxSegments));
-}
-
 void structure(const operands& x, int* row_nnz, stats* st, const density_gate& gate, cudaStream_t stream) {
     if (x.a.panels == 0) return;
     for_each_cursor_kind(formats::tile_cols_of(x.a.cols), [&](auto kind) {
         launch("tile SpGEMM: structure", structure_kernel<decltype(kind)::value>,
-               (x.a.panels + kWarps - 1) / kWarps, kThreads, 0, stream, x, row_nnz, st, gate);
+               grid_for(x.a.panels, kWarps, kBlockPerItem), kStructureThreads, 0, stream, x, row_nnz, st, gate);
     });
 }
 

@@ -20,7 +20,7 @@
 #include "core/error.hpp"
 #include "core/workspace.hpp"
 #include "formats/bitmap_tiles.hpp"
-#include "spgemm/hash/launch.hpp"
+#include "formats/empty_csr.cuh"
 #include "spgemm/plan.hpp"
 #include "spgemm/tiles/launch.hpp"
 
@@ -124,36 +124,21 @@ operands operands_of(const problem& p, const buffer1& b) {
     return x;
 }
 
-// Which arithmetic multiplies the tiles (include/tcsparse.h, tcsSpGEMMAlg_t).
-engine engine_of(const problem& p, bool tensor_cores) {
-    if (!tensor_cores) return engine::fma;
-    switch (p.a.type) {
-    case value_type::f64: return engine::dmma;
-    case value_type::f32:
-        return p.math == math_mode::tf32 ? engine::tf32
-               : p.math == math_mode::fp16 ? engine::hmma
-                                           : engine::dmma;
-    default: return engine::hmma;
-    }
-}
-
-class tile_plan final : public plan {
+class bitmap_tile_plan final : public tile_plan {
 public:
-    explicit tile_plan(bool tensor_cores) : tensor_cores_(tensor_cores) {}
+    explicit bitmap_tile_plan(bool tensor_cores) : tensor_cores_(tensor_cores) {}
 
     std::size_t buffer1_size(const problem& p) override {
         check_dimensions(p);
         return carve1(p, nullptr).bytes;
     }
 
-    void work_estimation(const problem& p, void* buffer) override { estimate(p, buffer, 0); }
+    void work_estimation(const problem& p, void* buffer) override { work_estimation_if_dense(p, buffer, 0); }
 
-    // workEstimation, run only where A and B have at least min_density entries per tile
-    // (0: always); returns whether it ran. The test is made on the device between the
-    // conversion and the structure pass and read back with the one synchronization, so a
-    // plan that runs costs what the forced algorithm costs; one that does not has paid
-    // the conversion, and buffer1 is free for another plan.
-    bool estimate(const problem& p, void* buffer, unsigned min_density) {
+    // The density test is made on the device between the conversion and the structure
+    // pass and read back with the one synchronization, so a plan that runs costs what the
+    // forced algorithm costs; one that does not has paid the conversion.
+    bool work_estimation_if_dense(const problem& p, void* buffer, unsigned min_density) override {
         check_dimensions(p);
         if (tensor_cores_ && p.device->cc_major < 8)
             fail(errc::arch_mismatch, "tile SpGEMM on tensor cores needs compute capability 8.0");
@@ -220,7 +205,7 @@ public:
               const csr_out& c) override {
         const cudaStream_t s = p.stream;
         if (p.a.rows == 0) {
-            if (c.row_ptr != nullptr) hash::write_empty_offsets(index_out(c.row_ptr, c.offsets), c.base, {s, p.device});
+            if (c.row_ptr != nullptr) formats::write_empty_offsets(index_out(c.row_ptr, c.offsets), c.base, s);
             return;
         }
         const buffer1 one = carve1(p, b1);
@@ -237,7 +222,7 @@ public:
         job.alpha = alpha;
         job.beta = beta;
         job.data = p.a.type;
-        job.how = engine_of(p, tensor_cores_);
+        job.how = policy_of(p.a.type, p.math, tensor_cores_);
         job.max_panel_tiles = host_.max_panel_tiles;
         multiply(job, s);
     }
@@ -264,14 +249,8 @@ bool tiles_fit(const problem& p) {
            p.b.nnz < INT_MAX && p.a.nnz + p.b.nnz < INT_MAX;
 }
 
-std::unique_ptr<plan> make_tile_plan(bool tensor_cores) {
-    return std::make_unique<tile_plan>(tensor_cores);
-}
-
-bool tile_work_estimation_if_dense(plan& tiles, const problem& p, void* buffer1, unsigned min_density) {
-    auto* t = dynamic_cast<tile_plan*>(&tiles);
-    if (t == nullptr) fail(errc::internal_error, "SpGEMM default: not a tile plan");
-    return t->estimate(p, buffer1, min_density);
+std::unique_ptr<tile_plan> make_tile_plan(bool tensor_cores) {
+    return std::make_unique<bitmap_tile_plan>(tensor_cores);
 }
 
 }  // namespace tcs::spgemm

@@ -1,14 +1,14 @@
-// How a warp multiplies the pairs of one tile of C (launch.hpp: engine). Each engine
+// How a warp multiplies the pairs of one tile of C (launch.hpp: policy). Each policy
 // gathers its fragments straight from the packed values: the value of element (r, c) of
 // a tile is at offset + (stored elements before bit 8r + c), or 0 when not stored. Every
-// engine leaves C(c_row_of(lane), c_col_of(lane, i)) in value(i), i = 0, 1.
+// policy leaves C(c_row_of(lane), c_col_of(lane, i)) in value(i), i = 0, 1.
 //
-//   dmma_engine   m8n8k4 f64: a pair is two MMAs (k = 0..3, 4..7); a lane gathers
+//   dmma_policy   m8n8k4 f64: a pair is two MMAs (k = 0..3, 4..7); a lane gathers
 //                 A(g, q), A(g, q + 4), B(q, g), B(q + 4, g). Exact products, fp64 sums.
-//   tf32_engine   m16n8k8 tf32: one MMA per pair, A in rows 0..7 of the 16-row fragment.
-//   hmma_engine   m16n8k16 f16/bf16: two pairs per MMA, A = [A1 A2] (8 x 16, rows 0..7),
+//   tf32_policy   m16n8k8 tf32: one MMA per pair, A in rows 0..7 of the 16-row fragment.
+//   hmma_policy   m16n8k16 f16/bf16: two pairs per MMA, A = [A1 A2] (8 x 16, rows 0..7),
 //                 B = [B1; B2] (16 x 8), so the MMA adds A1*B1 + A2*B2.
-//   fma_engine    CUDA cores: each lane walks its row of A and multiplies two columns of B.
+//   fma_policy    CUDA cores: each lane walks its row of A and multiplies two columns of B.
 #pragma once
 
 #include "core/mma.cuh"
@@ -53,13 +53,13 @@ __device__ __forceinline__ T fetch(const T* values, const bitmap_tile& t, int bi
 
 // ---- fp64 tensor cores --------------------------------------------------------------
 template <class T>  // double, or float widened to double
-struct dmma_engine {
+struct dmma_policy {
     using accumulator = double;
     const T* av;  // A's and B's packed values
     const T* bv;
     double acc[2];
 
-    __device__ dmma_engine(const T* a, const T* b) : av(a), bv(b) {}
+    __device__ dmma_policy(const T* a, const T* b) : av(a), bv(b) {}
     __device__ void clear() { acc[0] = acc[1] = 0.0; }
     // This lane's fragments of a pair: A(g, q), A(g, q + 4), B(q, g), B(q + 4, g).
     struct fragments {
@@ -90,13 +90,13 @@ struct dmma_engine {
 };
 
 // ---- tf32 tensor cores (fp32 data, TCS_TF32_TENSOR_OP_MATH) ------------------------
-struct tf32_engine {
+struct tf32_policy {
     using accumulator = float;
     const float* av;
     const float* bv;
     float acc[4];
 
-    __device__ tf32_engine(const float* a, const float* b) : av(a), bv(b) {}
+    __device__ tf32_policy(const float* a, const float* b) : av(a), bv(b) {}
     __device__ void clear() { acc[0] = acc[1] = acc[2] = acc[3] = 0.0f; }
     __device__ void pair(const bitmap_tile& a, const bitmap_tile& b) {
         namespace L = mma::tf32_16x8x8;
@@ -127,7 +127,7 @@ __device__ __forceinline__ __nv_bfloat16 as_input(__nv_bfloat16 v, __nv_bfloat16
 // T: the data (float data is rounded to fp16: TCS_FP16_TENSOR_OP_MATH); In: the MMA's
 // input type.
 template <class T, class In>
-struct hmma_engine {
+struct hmma_policy {
     using accumulator = float;
     const T* av;
     const T* bv;
@@ -135,7 +135,7 @@ struct hmma_engine {
     bitmap_tile pending_a, pending_b;  // the first pair of the next MMA
     bool pending = false;
 
-    __device__ hmma_engine(const T* a, const T* b) : av(a), bv(b) {}
+    __device__ hmma_policy(const T* a, const T* b) : av(a), bv(b) {}
     __device__ void clear() {
         acc[0] = acc[1] = acc[2] = acc[3] = 0.0f;
         pending = false;
@@ -198,13 +198,13 @@ struct hmma_engine {
 
 // ---- CUDA cores ---------------------------------------------------------------------
 template <class T, class Acc>  // Acc: double for fp32/fp64 data, float for 16-bit data
-struct fma_engine {
+struct fma_policy {
     using accumulator = Acc;
     const T* av;
     const T* bv;
     Acc acc[2];
 
-    __device__ fma_engine(const T* a, const T* b) : av(a), bv(b) {}
+    __device__ fma_policy(const T* a, const T* b) : av(a), bv(b) {}
     __device__ void clear() { acc[0] = acc[1] = Acc(0); }
 
     __device__ void pair(const bitmap_tile& a, const bitmap_tile& b) {
