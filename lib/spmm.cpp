@@ -101,7 +101,7 @@ call check_call(tcsHandle_t& handle, tcsOperation_t opA, tcsOperation_t opB, con
     p.b = dense_view_of(*b);
     p.c = dense_view_of(*c);
     p.alg = family;
-    p.tf32 = handle->math_mode == TCS_TF32_TENSOR_OP_MATH;
+    p.math = math_mode_of(handle->math_mode);
     if (family == tcs::spmm::algorithm::blocks) tcs::spmm::check_supported(p);
 
     const std::uint64_t key = memo_key(
@@ -110,7 +110,7 @@ call check_call(tcsHandle_t& handle, tcsOperation_t opA, tcsOperation_t opB, con
          std::uint64_t(a->rows), std::uint64_t(a->cols), std::uint64_t(a->nnz),
          address_bits(a->offsets), address_bits(a->columns), std::uint64_t(a->base),
          std::uint64_t(a->offsets_type), std::uint64_t(a->format), std::uint64_t(a->row_block), std::uint64_t(a->col_block),
-         std::uint64_t(a->block_order), std::uint64_t(p.tf32)});
+         std::uint64_t(a->block_order), std::uint64_t(p.math == tcs::math_mode::tf32)});
     k_.key = key;
     return k_;
 }

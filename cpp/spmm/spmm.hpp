@@ -37,7 +37,7 @@ struct problem {
     csr_view a;            // as stored: a.rows x a.cols (when A is CSR)
     bool a_is_bsr = false; // A is BSR (only the blocks family): bsr below
     bsr_view bsr;
-    bool tf32 = false;     // the handle's math mode lets fp32 data round to TF32
+    math_mode math = math_mode::standard;  // tf32: fp32 data may round to TF32 (blocks)
     dense_view b;          // as stored
     dense_view c;          // m x n
     value_type compute = value_type::f32;

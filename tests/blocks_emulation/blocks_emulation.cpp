@@ -340,7 +340,7 @@ outcome multiply(const operand_a& A, const config& c, std::int64_t m, std::int64
     p.alpha.on_device = p.beta.on_device = c.device_scalars;
     p.alpha.type = p.beta.type = p.compute;
     p.alg = c.families ? tcs::spmm::algorithm::families : tcs::spmm::algorithm::blocks;
-    p.tf32 = c.tf32;
+    p.math = c.tf32 ? tcs::math_mode::tf32 : tcs::math_mode::standard;
     p.device = &dev;
 
     const std::size_t bytes = tcs::spmm::blocks::buffer_size(p);

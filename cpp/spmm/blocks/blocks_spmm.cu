@@ -42,7 +42,7 @@ precision precision_of(const problem& p) {
     case value_type::f16: return precision::f16;
     case value_type::bf16: return precision::bf16;
     case value_type::f64: return precision::f64;
-    default: return p.tf32 ? precision::tf32 : precision::f32_on_f64;
+    default: return p.math == math_mode::tf32 ? precision::tf32 : precision::f32_on_f64;
     }
 }
 
