@@ -22,28 +22,34 @@ struct call {
 
 bool is_transposed(tcsOperation_t op) { return op != TCS_OPERATION_NON_TRANSPOSE; }
 
-// The family or kernel an algorithm value asks for, for A's format. DEFAULT: the rule
-// between families for CSR (select.hpp), the block family for BSR (the only one that
-// reads BSR). cuSPARSE's CSR values keep to the CSR family; BSR_ALG1 is cuSPARSE's BSR
-// algorithm, computed by the block family.
-tcs::spmm::algorithm algorithm_of(tcsSpMMAlg_t alg, bool bsr) {
+// The family, and for the CSR family the kernel, an algorithm value asks for.
+struct requested {
+    tcs::spmm::family family;
+    tcs::spmm::csr_kernel kernel = tcs::spmm::csr_kernel::automatic;
+};
+
+// For A's format. DEFAULT: the rule between families for CSR (select.hpp), the block
+// family for BSR (the only one that reads BSR). cuSPARSE's CSR values keep to the CSR
+// family; BSR_ALG1 is cuSPARSE's BSR algorithm, computed by the block family.
+requested requested_of(tcsSpMMAlg_t alg, bool bsr) {
+    using tcs::spmm::csr_kernel;
+    using tcs::spmm::family;
     switch (alg) {
-    case TCS_SPMM_ALG_DEFAULT:
-        return bsr ? tcs::spmm::algorithm::blocks : tcs::spmm::algorithm::families;
-    case TCS_SPMM_BSR_TC: return tcs::spmm::algorithm::blocks;
+    case TCS_SPMM_ALG_DEFAULT: return {bsr ? family::blocks : family::automatic};
+    case TCS_SPMM_BSR_TC: return {family::blocks};
     case TCS_SPMM_BSR_ALG1:
-        if (bsr) return tcs::spmm::algorithm::blocks;
+        if (bsr) return {family::blocks};
         break;
     case TCS_SPMM_CSR_ALG1:
     case TCS_SPMM_CSR_ALG2:
     case TCS_SPMM_CSR_ALG3:
-        if (!bsr) return tcs::spmm::algorithm::automatic;
+        if (!bsr) return {family::csr, csr_kernel::automatic};
         break;
     case TCS_SPMM_CSR_ROWSPLIT:
-        if (!bsr) return tcs::spmm::algorithm::row_split;
+        if (!bsr) return {family::csr, csr_kernel::row_split};
         break;
     case TCS_SPMM_CSR_MERGE:
-        if (!bsr) return tcs::spmm::algorithm::merge_path;
+        if (!bsr) return {family::csr, csr_kernel::merge_path};
         break;
     default: break;
     }
@@ -70,10 +76,10 @@ call check_call(tcsHandle_t& handle, tcsOperation_t opA, tcsOperation_t opB, con
         check_bsr32(*a, 4, "matA");
     else
         check_csr(*a, 4, "matA");
-    const tcs::spmm::algorithm family = algorithm_of(alg, bsr);
+    const requested asked = requested_of(alg, bsr);
     const bool ta = is_transposed(opA), tb = is_transposed(opB);
     // cuSPARSE's rule for BSR, and the block family's: A as stored.
-    check(!ta || family != tcs::spmm::algorithm::blocks, 1, "opA",
+    check(!ta || asked.family != tcs::spmm::family::blocks, 1, "opA",
           "must be TCS_OPERATION_NON_TRANSPOSE for BSR matrices and TCS_SPMM_BSR_TC",
           TCS_STATUS_NOT_SUPPORTED);
     const std::int64_t a_rows = bsr ? a->rows * a->row_block : a->rows;
@@ -100,9 +106,10 @@ call check_call(tcsHandle_t& handle, tcsOperation_t opA, tcsOperation_t opB, con
     }
     p.b = dense_view_of(*b);
     p.c = dense_view_of(*c);
-    p.alg = family;
+    p.requested_family = asked.family;
+    p.requested_kernel = asked.kernel;
     p.math = math_mode_of(handle->math_mode);
-    if (family == tcs::spmm::algorithm::blocks) tcs::spmm::check_supported(p);
+    if (asked.family == tcs::spmm::family::blocks) tcs::spmm::check_supported(p);
 
     const std::uint64_t key = memo_key(
         {std::uint64_t(opA), std::uint64_t(opB), std::uint64_t(alg), std::uint64_t(computeType),

@@ -74,7 +74,7 @@ call check_call(tcsHandle_t& handle, tcsOperation_t opA, const void* alpha,
     tcs::spmm::problem& p = k_.problem;
     p.b = column_of(*x);
     p.c = column_of(*y);
-    p.alg = tcs::spmm::algorithm::automatic;
+    p.requested_family = tcs::spmm::family::csr;  // its own rule picks the kernel
     p.atomics = alg != TCS_SPMV_CSR_ALG2;  // only opA = T uses them
     k_.key = memo_key({kSpMVTag, std::uint64_t(ta), std::uint64_t(p.atomics),
                        std::uint64_t(computeType), std::uint64_t(x->value_type),

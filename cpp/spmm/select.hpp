@@ -57,7 +57,7 @@ inline bool blocks_type_pays(value_type t) {
 }
 
 inline bool blocks_may_pay(const problem& p) {
-    return kDefaultConsidersBlocks && p.alg == algorithm::families && !p.a_is_bsr && !p.trans_a &&
+    return kDefaultConsidersBlocks && p.requested_family == family::automatic && !p.a_is_bsr && !p.trans_a &&
            blocks_type_pays(p.a.type) &&
            p.device != nullptr && p.device->cc_major >= 8 && p.c.cols >= kBlocksMinColumns &&
            p.a.nnz >= kBlocksMinEntries && p.a.nnz < (std::int64_t(1) << 31) - 1;
@@ -82,7 +82,7 @@ inline constexpr double kBlocksExplicitMinReuse = 3.5;
 // counts were read (not while capturing) and show too few nonzeros per row of op(B)
 // loaded. A BSR A (blocked by the caller) always stays on the blocks.
 inline bool blocks_hand_off(const problem& p, const block_counts& c) {
-    if (p.alg != algorithm::blocks || p.a_is_bsr || c.blocks < 0 || c.distinct <= 0) return false;
+    if (p.requested_family != family::blocks || p.a_is_bsr || c.blocks < 0 || c.distinct <= 0) return false;
     return double(c.entries) < kBlocksExplicitMinReuse * double(c.distinct);
 }
 

@@ -16,17 +16,9 @@
 namespace tcs::spmm {
 namespace {
 
-// The problem as the CSR family sees it: DEFAULT, and TCS_SPMM_BSR_TC where it hands A
-// over, are its own automatic rule.
-problem for_csr(const problem& p) {
-    problem q = p;
-    if (q.alg == algorithm::families || q.alg == algorithm::blocks) q.alg = algorithm::automatic;
-    return q;
-}
-
 // TCS_SPMM_BSR_TC with a CSR A, whose preprocess may hand it to the CSR family.
 bool may_hand_off(const problem& p) {
-    return p.alg == algorithm::blocks && !p.a_is_bsr && explicit_hand_off_enabled();
+    return p.requested_family == family::blocks && !p.a_is_bsr && explicit_hand_off_enabled();
 }
 
 }  // namespace
@@ -35,13 +27,13 @@ static_assert(kBlockRows == formats::kWindowRows && kBlockColumns == formats::kG
               "the block shape the C layer reports is the format's");
 
 void check_supported(const problem& p) {
-    if (p.alg == algorithm::blocks) blocks::check_supported(p);
+    if (p.requested_family == family::blocks) blocks::check_supported(p);
 }
 
 std::size_t buffer_size(const problem& p) {
-    if (may_hand_off(p)) return std::max(blocks::buffer_size(p), csr::buffer_size(for_csr(p)));
-    if (p.alg == algorithm::blocks) return blocks::buffer_size(p);
-    const std::size_t csr_bytes = csr::buffer_size(for_csr(p));
+    if (may_hand_off(p)) return std::max(blocks::buffer_size(p), csr::buffer_size(p));
+    if (p.requested_family == family::blocks) return blocks::buffer_size(p);
+    const std::size_t csr_bytes = csr::buffer_size(p);
     if (blocks_may_pay(p)) return std::max(csr_bytes, blocks::buffer_size(p));
     return csr_bytes;
 }
@@ -51,7 +43,7 @@ namespace {
 // The block analysis found the blocks not worth it: the CSR family's analysis goes into
 // the same buffer, with the block counts kept for tcsSpMM_getBlockCounts.
 analysis csr_instead(const problem& p, void* buffer, const block_counts& counts) {
-    analysis found = csr::preprocess(for_csr(p), buffer);
+    analysis found = csr::preprocess(p, buffer);
     found.counts = counts;
     return found;
 }
@@ -59,9 +51,9 @@ analysis csr_instead(const problem& p, void* buffer, const block_counts& counts)
 }  // namespace
 
 analysis preprocess(const problem& p, void* buffer) {
-    if (p.alg != algorithm::blocks && !blocks_may_pay(p)) return csr::preprocess(for_csr(p), buffer);
+    if (p.requested_family != family::blocks && !blocks_may_pay(p)) return csr::preprocess(p, buffer);
     const analysis found = blocks::preprocess(p, buffer);
-    if (p.alg != algorithm::blocks)  // DEFAULT weighing the blocks
+    if (p.requested_family != family::blocks)  // DEFAULT weighing the blocks
         return blocks_pay(p, found.counts) ? found : csr_instead(p, buffer, found.counts);
     if (found.counts.duplicates > 0)
         fail(errc::not_supported, "SpMM blocks: a row of A holds a column more than once");
@@ -73,9 +65,9 @@ analysis preprocess(const problem& p, void* buffer) {
 // found.blocks); without it TCS_SPMM_BSR_TC keeps the blocks (deciding would need a wait)
 // and every other algorithm runs on the CSR family.
 void run(const problem& p, void* buffer, bool preprocessed, const analysis& found) {
-    if (preprocessed ? found.blocks : p.alg == algorithm::blocks)
+    if (preprocessed ? found.blocks : p.requested_family == family::blocks)
         return blocks::run(p, buffer, preprocessed);
-    csr::run(for_csr(p), buffer, preprocessed, found);
+    csr::run(p, buffer, preprocessed, found);
 }
 
 }  // namespace tcs::spmm

@@ -16,15 +16,23 @@
 
 namespace tcs::spmm {
 
-enum class algorithm {
-    families,   // TCS_SPMM_ALG_DEFAULT: the block family or the CSR family (select.hpp)
-    automatic,  // the CSR family's measured rule picks one of its kernels below
-    row_split,
-    merge_path,
+// Which family computes the product. The C layer maps the public TCS_SPMM_* values to a
+// family and, for the CSR family, a kernel (lib/spmm.cpp).
+enum class family {
+    automatic,  // TCS_SPMM_ALG_DEFAULT with a CSR A: the block or the CSR family (select.hpp)
+    csr,        // the CSR family (csr/): CSR_ALG1/2/3, CSR_ROWSPLIT, CSR_MERGE, every SpMV
+    blocks,     // dense blocks on tensor cores (blocks/): TCS_SPMM_BSR_TC, BSR_ALG1, any BSR A
+};
+
+// The CSR family's kernels. Where the family is automatic or blocks and the CSR family
+// computes after all, its own rule picks (automatic).
+enum class csr_kernel {
+    automatic,    // the CSR family's rule picks one of the kernels below (csr/select.hpp)
+    row_split,    // TCS_SPMM_CSR_ROWSPLIT
+    merge_path,   // TCS_SPMM_CSR_MERGE
     vector_rows,  // CSR-vector: no public value, only the automatic rule picks it
     scatter,      // op(A) = A^T times one column by atomic adds (csr/scatter_column.cuh): no
                   // public value, the CSR family takes it where problem::atomics allows
-    blocks,       // dense blocks on tensor cores (TCS_SPMM_BSR_TC, BSR_ALG1, any BSR A)
 };
 
 // The block family's row order: its own choice, A's order, or the signature order
@@ -42,7 +50,8 @@ struct problem {
     dense_view c;          // m x n
     value_type compute = value_type::f32;
     scalar_arg alpha, beta;
-    algorithm alg = algorithm::families;
+    family requested_family = family::automatic;
+    csr_kernel requested_kernel = csr_kernel::automatic;  // read by the CSR family only
     // The caller accepts results that differ from run to run in rounding (cuSPARSE's
     // non-deterministic algorithms): SpMV with opA = T then scatters with atomics.
     bool atomics = false;
@@ -55,7 +64,7 @@ struct problem {
 inline constexpr int kBlockRows = 32;
 inline constexpr int kBlockColumns = 16;
 
-// Throws when the family p.alg names cannot compute p here: the block family needs
+// Throws when the family p.requested_family names cannot compute p here: the block family needs
 // sm_80 (arch_mismatch) and fewer than 2^31 entries in A (insufficient_resources).
 void check_supported(const problem& p);
 

@@ -339,7 +339,7 @@ outcome multiply(const operand_a& A, const config& c, std::int64_t m, std::int64
     p.beta.ptr = dbl ? static_cast<const void*>(&scalars[1]) : &scalars_f[1];
     p.alpha.on_device = p.beta.on_device = c.device_scalars;
     p.alpha.type = p.beta.type = p.compute;
-    p.alg = c.families ? tcs::spmm::algorithm::families : tcs::spmm::algorithm::blocks;
+    p.requested_family = c.families ? tcs::spmm::family::automatic : tcs::spmm::family::blocks;
     p.math = c.tf32 ? tcs::math_mode::tf32 : tcs::math_mode::standard;
     p.device = &dev;
 
@@ -533,7 +533,7 @@ bool check_not_built(const tcst_csr& matrix, const config& c, const tcs::device_
     p.alpha = {&one, false, value_type::f64};
     p.beta = {&zero, false, value_type::f64};
     p.compute = value_type::f64;
-    p.alg = tcs::spmm::algorithm::families;
+    p.requested_family = tcs::spmm::family::automatic;
     p.device = &dev;
     buffer work(tcs::spmm::blocks::buffer_size(p));
     const tcs::spmm::analysis found = tcs::spmm::blocks::preprocess(p, work.get());
@@ -735,7 +735,7 @@ bool check_duplicates(const tcs::device_info& dev) {
     p.alpha = {&one, false, value_type::f64};
     p.beta = {&zero, false, value_type::f64};
     p.compute = value_type::f64;
-    p.alg = tcs::spmm::algorithm::blocks;
+    p.requested_family = tcs::spmm::family::blocks;
     p.device = &dev;
     buffer work(tcs::spmm::blocks::buffer_size(p));
     const tcs::spmm::analysis found = tcs::spmm::blocks::preprocess(p, work.get());
@@ -791,7 +791,7 @@ bool corrupt_once(const tcst_csr& m, config c, tcst_rng* rng, const tcs::device_
     p.compute = dbl ? value_type::f64 : value_type::f32;
     p.alpha = {dbl ? static_cast<const void*>(&one) : &one_f, false, p.compute};
     p.beta = {dbl ? static_cast<const void*>(&zero) : &zero_f, false, p.compute};
-    p.alg = tcs::spmm::algorithm::blocks;
+    p.requested_family = tcs::spmm::family::blocks;
     p.device = &dev;
     std::unique_ptr<tcst::guarded> work;
     try {
@@ -834,7 +834,7 @@ void corrupt_suite(const tcs::device_info& dev, int rounds) {
 static bool check_hand_off_rule() {
     using namespace tcs::spmm;
     problem p;
-    p.alg = algorithm::blocks;
+    p.requested_family = family::blocks;
     p.a.type = value_type::f64;
     block_counts graph;  // a power-law graph: about one nonzero per row of op(B) loaded
     graph.blocks = 1000, graph.entries = 11000, graph.distinct = 10000;
@@ -849,7 +849,7 @@ static bool check_hand_off_rule() {
     bsr.a_is_bsr = true;
     CHECK(!blocks_hand_off(bsr, graph), "BSR_TC handed a BSR A off");
     problem def = p;
-    def.alg = algorithm::families;
+    def.requested_family = family::automatic;
     CHECK(!blocks_hand_off(def, graph), "the hand-off applied to DEFAULT");
     // Looser than DEFAULT's: what DEFAULT keeps on the blocks, BSR_TC keeps too.
     CHECK(kBlocksExplicitMinReuse < kBlocksMinReuseHalf && kBlocksExplicitMinReuse < kBlocksMinReuseWide,

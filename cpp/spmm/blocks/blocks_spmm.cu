@@ -111,7 +111,7 @@ formats::block_capacity capacity_of(const problem& p, const shape& s) {
     const std::int64_t windows = (s.m + formats::kWindowRows - 1) / formats::kWindowRows;
     formats::block_capacity cap;
     cap.blocks = formats::group_bound(s.entries, windows);
-    if (p.alg == algorithm::families) {
+    if (p.requested_family == family::automatic) {
         const auto distinct = std::int64_t(double(s.entries) / blocks_min_reuse(p));
         cap.blocks = std::min(cap.blocks, formats::group_bound(distinct, windows));
         cap.value_index = false;
@@ -211,7 +211,8 @@ void scale_c(const problem& p, const shape& s) {
     q.a.cols = s.k;
     q.a.type = a_type(p);
     q.trans_a = false;
-    q.alg = algorithm::row_split;
+    q.requested_family = family::csr;
+    q.requested_kernel = csr_kernel::row_split;
     csr::run(q, nullptr, false, analysis{});
 }
 

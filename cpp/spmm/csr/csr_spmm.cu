@@ -47,7 +47,7 @@ struct shape {
     std::int64_t width = 0;    // columns per pass of the product: n, or kChunkColumns
     bool empty = false;        // m == 0 or n == 0: nothing to do
     bool no_products = false;  // nnz == 0 or k == 0: C = beta*C
-    algorithm alg = algorithm::row_split;
+    csr_kernel kernel = csr_kernel::row_split;
     bool rowwise_b = false;  // row-split reads a row-wise copy of a column-wise op(B)
     bool rowwise_c = false;  // row-split writes column-major C through a row-wise copy
     geometry geo;              // for passes of `width` columns
@@ -122,13 +122,13 @@ shape shape_of(const problem& p) {
     // strides are int64 and bounded by the descriptors (no ld times rows passes int64).
     if (s.n >= INT_MAX) fail(errc::insufficient_resources, "SpMM: C has 2^31 or more columns");
     if (may_scatter(p, s.n) && s.nnz >= kScatterMinNonzeros) {
-        s.alg = algorithm::scatter;
+        s.kernel = csr_kernel::scatter;
         return s;
     }
     const std::size_t element_bytes = size_of(p.a.type);
-    s.alg = choose_algorithm(p.alg, s.n, b_columnwise(p));
+    s.kernel = choose_kernel(p.requested_kernel, s.n, b_columnwise(p));
     s.width = s.n;
-    if (s.alg == algorithm::row_split) {
+    if (s.kernel == csr_kernel::row_split) {
         plan_split(p, s, s.n);
         if (s.n > kChunkColumns &&
             double(rowwise_b_bytes(p, s)) + double(rowwise_c_bytes(p, s)) > kCopyBudgetBytes)
@@ -139,7 +139,7 @@ shape shape_of(const problem& p) {
         s.geo = choose_geometry(s.n, element_bytes);
     }
     s.group = choose_row_group(s.m, s.nnz, s.n);
-    if (s.alg == algorithm::merge_path)  // one pass of all n columns
+    if (s.kernel == csr_kernel::merge_path)  // one pass of all n columns
         s.seg = choose_segments(s.m + s.nnz, s.m, s.geo, slab_count(s.n, s.geo), p.device);
     return s;
 }
@@ -161,13 +161,13 @@ struct carved {
 // Whether op(A) = A^T is read from a transposed copy in the buffer (everything but the
 // scatter, which reads A as stored).
 bool copies_transpose(const problem& p, const shape& s) {
-    return p.trans_a && s.alg != algorithm::scatter;
+    return p.trans_a && s.kernel != csr_kernel::scatter;
 }
 
 carved carve(const problem& p, const shape& s, void* buffer) {
     carved out;
     if (s.empty || s.no_products) return out;
-    const bool merge = s.alg == algorithm::merge_path;
+    const bool merge = s.kernel == csr_kernel::merge_path;
     const bool copy = copies_transpose(p, s);
     std::size_t build_bytes = 0;
     if (copy) {
@@ -232,7 +232,7 @@ merge_view merge_of(const shape& s, const carved& b) {
 // What depends only on A's structure, part 2: the merge-path partition (part 1 is
 // A^T's structure, built first).
 void partition(const problem& p, const shape& s, const carved& b) {
-    if (s.alg != algorithm::merge_path) return;
+    if (s.kernel != csr_kernel::merge_path) return;
     const csr_rows a = op_a(p, b);
     const std::int64_t threads = s.seg.count + 1;
     with_index(a.index, [&](auto i) {
@@ -442,7 +442,7 @@ void run(const problem& p, void* buffer, bool preprocessed, const analysis& foun
         x.scale_only = true;
         return multiply(p, x);
     }
-    if (s.alg == algorithm::scatter || (!preprocessed && may_scatter(p, s.n))) {
+    if (s.kernel == csr_kernel::scatter || (!preprocessed && may_scatter(p, s.n))) {
         // A as stored: a.rows x a.cols, y of a.cols
         x.rows = int(p.a.rows);
         x.cols = int(p.a.cols);
@@ -451,7 +451,7 @@ void run(const problem& p, void* buffer, bool preprocessed, const analysis& foun
         x.index = p.a.offsets;
         x.values = p.a.values;
         x.base = p.a.base;
-        x.alg = algorithm::scatter;
+        x.kernel = csr_kernel::scatter;
         return multiply(p, x);
     }
     const carved b = carve(p, s, buffer);
@@ -464,15 +464,15 @@ void run(const problem& p, void* buffer, bool preprocessed, const analysis& foun
     x.index = a.index;
     x.values = a.values;
     x.base = a.base;
-    x.alg = s.alg;
+    x.kernel = s.kernel;
     x.geo = s.geo;
     x.group = s.group;
-    if (s.alg == algorithm::row_split) x.split = split_of(s, b);
+    if (s.kernel == csr_kernel::row_split) x.split = split_of(s, b);
     if (preprocessed && s.runs_possible &&
         (found.runs == run_window(0) || found.runs == run_window(1)))
         x.runs = found.runs;
     const std::int64_t* listed = preprocessed && found.listed[0] >= 0 ? found.listed : nullptr;
-    if (s.alg == algorithm::merge_path) {
+    if (s.kernel == csr_kernel::merge_path) {
         x.merge = merge_of(s, b);
         x.records = b.records;
     }

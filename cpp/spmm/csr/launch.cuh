@@ -160,7 +160,7 @@ void launch_scatter(const product& p) {
 
 template <class I, class T, class TC>
 void launch_single(const product& p) {
-    if (p.alg == algorithm::scatter) return launch_scatter<I, T, TC>(p);
+    if (p.kernel == csr_kernel::scatter) return launch_scatter<I, T, TC>(p);
     switch (p.geo.rows_lanes) {
     case 1: return launch_single_lanes<I, T, TC, 1>(p);
     case 2: return launch_single_lanes<I, T, TC, 2>(p);
@@ -194,7 +194,7 @@ void launch_merge(const product& p) {
 
 template <class I, class T, class TC, int G, int NV, bool Vector>
 void launch_product(const product& p) {
-    if (p.alg == algorithm::row_split) return launch_split<I, T, TC, G, NV, Vector>(p);
+    if (p.kernel == csr_kernel::row_split) return launch_split<I, T, TC, G, NV, Vector>(p);
     // Two vectors on fewer than 32 lanes is row-split's busy geometry only
     // (choose_split); merge-path's choose_geometry never makes it.
     if constexpr (NV == 2 && G < 32) {
@@ -277,10 +277,10 @@ void launch_single_typed(const product& p) {
 
 template <class I, class T, class TC>
 void launch_indexed(const product& p) {
-    if (p.alg == algorithm::vector_rows) return launch_vector<I, T, TC>(p);
-    if (p.alg == algorithm::scatter) return launch_single_unit<T>(p);
+    if (p.kernel == csr_kernel::vector_rows) return launch_vector<I, T, TC>(p);
+    if (p.kernel == csr_kernel::scatter) return launch_single_unit<T>(p);
     if (p.geo.width != vector_width<T>) fail(errc::internal_error, "SpMM geometry of another type");
-    if (p.geo.single && p.alg == algorithm::row_split) return launch_single_unit<T>(p);
+    if (p.geo.single && p.kernel == csr_kernel::row_split) return launch_single_unit<T>(p);
     if (p.geo.vectors == 2 && p.geo.lanes == 32) return launch_shape<I, T, TC, 32, 2>(p);
     if (p.geo.vectors == 2 && p.geo.lanes == 16) return launch_shape<I, T, TC, 16, 2>(p);
     if (p.geo.vectors == 1) {

@@ -39,7 +39,7 @@ struct product {
     scalar_arg alpha, beta;
 
     bool scale_only = false;  // C = beta*C (no nonzeros, or alpha == 0 on the host)
-    algorithm alg = algorithm::row_split;
+    csr_kernel kernel = csr_kernel::row_split;
     geometry geo;
     std::int64_t slabs = 1;
     row_group group;           // CSR-vector only

@@ -1,4 +1,4 @@
-// The rule behind algorithm::automatic (TCS_SPMM_ALG_DEFAULT, CSR_ALG1/2/3): CSR-vector
+// The rule behind csr_kernel::automatic (TCS_SPMM_ALG_DEFAULT, CSR_ALG1/2/3): CSR-vector
 // or row-split, from n and op(B)'s layout alone, so that the size query, preprocess
 // and every run agree without looking at A, and no call has to wait for the device.
 //
@@ -66,10 +66,10 @@ inline row_group choose_row_group(std::int64_t m, std::int64_t nnz, std::int64_t
 }
 
 // b_columns: op(B) is column-wise (its row stride is 1).
-inline algorithm choose_algorithm(algorithm requested, std::int64_t n, bool b_columns) {
-    if (requested != algorithm::automatic) return requested;
-    if (prefers_vector_rows(n, b_columns)) return algorithm::vector_rows;
-    return algorithm::row_split;
+inline csr_kernel choose_kernel(csr_kernel requested, std::int64_t n, bool b_columns) {
+    if (requested != csr_kernel::automatic) return requested;
+    if (prefers_vector_rows(n, b_columns)) return csr_kernel::vector_rows;
+    return csr_kernel::row_split;
 }
 
 }  // namespace tcs::spmm::csr
