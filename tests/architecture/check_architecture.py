@@ -39,10 +39,6 @@ ALLOWED = {
     # tiles writes an empty C's offsets with the hash family's write_empty_offsets
     # (belongs in cpp/formats or cpp/core).
     ("cpp/spgemm/tiles/tile_plan.cu", "spgemm/hash/launch.hpp"),
-    # blocks scales C (beta) through a fake empty CSR problem and csr::run, and copies
-    # column-wise B with csr::copy_rowwise / rowwise_stride (both belong below the families).
-    ("cpp/spmm/blocks/blocks_spmm.cu", "spmm/csr/csr_spmm.hpp"),
-    ("cpp/spmm/blocks/blocks_spmm.cu", "spmm/csr/rowwise.hpp"),
 }
 
 # Files whose comments may still quote measurements while that debt of issue 39 (item 3)
@@ -60,7 +56,6 @@ LOWER_LAYERS = {
 # still launch with <<<>>> or define their own grid_for; a new one fails the test.
 LAUNCH_HELPER = "cpp/core/kernel_launch.hpp"
 LAUNCH_DEBT = {
-    "cpp/spmm/csr/kernel_launch.cuh",  # the CSR SpMM's own launch helper
     "cpp/check/csr_check.cu",          # raw launches of the matrix checks
 }
 GRID_HELPER = "cpp/core/grid.hpp"

@@ -22,8 +22,6 @@
 #include "emulation_check.hpp"
 #include "simt.hpp"
 #include "spmm/blocks/blocks_spmm.hpp"
-#include "spmm/csr/csr_spmm.hpp"
-#include "spmm/csr/rowwise.hpp"
 #include "spmm/select.hpp"
 #include "tcs_test_support.h"
 
@@ -39,50 +37,6 @@
 #include <numeric>
 #include <string>
 #include <vector>
-
-// ---- CPU stand-ins for the two pieces of the CSR family the block family calls --------
-namespace tcs::spmm::csr {
-std::int64_t rowwise_stride(std::int64_t n, std::size_t element_bytes) {
-    const std::int64_t v = 16 / std::int64_t(element_bytes);
-    return (n + v - 1) / v * v;
-}
-void copy_rowwise(const void* src, std::int64_t ld, std::int64_t k, std::int64_t n,
-                  std::size_t element_bytes, void* dst, std::int64_t dst_stride, cudaStream_t) {
-    const auto* s = static_cast<const unsigned char*>(src);
-    auto* d = static_cast<unsigned char*>(dst);
-    for (std::int64_t kk = 0; kk < k; ++kk)
-        for (std::int64_t j = 0; j < dst_stride; ++j) {
-            unsigned char* out = d + std::size_t(kk * dst_stride + j) * element_bytes;
-            if (j < n)
-                std::memcpy(out, s + std::size_t(kk + j * ld) * element_bytes, element_bytes);
-            else
-                std::memset(out, 0, element_bytes);
-        }
-}
-// Only reached for C = beta * C (no entries in A).
-void run(const problem& p, void*, bool, const analysis&) {
-    if (p.a.nnz != 0) emu::fail("csr::run stand-in called with entries");
-    const double beta = p.beta.type == value_type::f64 ? *static_cast<const double*>(p.beta.ptr)
-                                                       : *static_cast<const float*>(p.beta.ptr);
-    for (std::int64_t i = 0; i < p.c.rows; ++i)
-        for (std::int64_t j = 0; j < p.c.cols; ++j) {
-            const std::int64_t at = p.c.row_major ? i * p.c.ld + j : i + j * p.c.ld;
-            if (p.c.type == value_type::f64) {
-                double& x = static_cast<double*>(p.c.values)[at];
-                x = beta == 0.0 ? 0.0 : beta * x;
-            } else if (p.c.type == value_type::f32) {
-                float& x = static_cast<float*>(p.c.values)[at];
-                x = beta == 0.0 ? 0.0f : float(beta) * x;
-            } else if (p.c.type == value_type::f16) {
-                __half& x = static_cast<__half*>(p.c.values)[at];
-                x = __float2half_rn(beta == 0.0 ? 0.0f : float(beta) * __half2float(x));
-            } else {
-                __nv_bfloat16& x = static_cast<__nv_bfloat16*>(p.c.values)[at];
-                x = __float2bfloat16_rn(beta == 0.0 ? 0.0f : float(beta) * __bfloat162float(x));
-            }
-        }
-}
-}  // namespace tcs::spmm::csr
 
 namespace {
 

@@ -10,12 +10,12 @@
 //                  masks of at most group_bound blocks, value_index, the summary
 #include "spmm/blocks/blocks_spmm.hpp"
 
+#include "core/alignment.hpp"
 #include "core/error.hpp"
 #include "core/workspace.hpp"
+#include "formats/dense.hpp"
 #include "formats/dense_blocks.hpp"
 #include "spmm/blocks/product.hpp"
-#include "spmm/csr/csr_spmm.hpp"
-#include "spmm/csr/rowwise.hpp"
 #include "spmm/select.hpp"
 
 #include <algorithm>
@@ -90,7 +90,7 @@ shape shape_of(const problem& p) {
     if (slices * windows >= INT_MAX) fail(errc::insufficient_resources, "SpMM blocks: grid too large");
     s.slices = int(slices);
     s.copy_b = p.b.row_major == p.trans_b;
-    if (s.copy_b) s.b_stride = csr::rowwise_stride(s.n, size_of(p.b.type));
+    if (s.copy_b) s.b_stride = formats::rowwise_stride(s.n, size_of(p.b.type));
     return s;
 }
 
@@ -202,22 +202,6 @@ block_counts read_counts(const problem& p, const shape& s, const carved& b) {
     return c;
 }
 
-// C = beta * C: the CSR family's scaling, given an A without entries.
-void scale_c(const problem& p, const shape& s) {
-    problem q = p;
-    q.a_is_bsr = false;
-    q.a = csr_view{};
-    q.a.rows = s.m;
-    q.a.cols = s.k;
-    q.a.type = a_type(p);
-    q.trans_a = false;
-    q.requested_family = family::csr;
-    q.requested_kernel = csr_kernel::row_split;
-    csr::run(q, nullptr, false, analysis{});
-}
-
-bool aligned16(const void* ptr) { return reinterpret_cast<std::uintptr_t>(ptr) % 16 == 0; }
-
 void multiply(const product& x) {
     switch (x.kind) {
     case precision::f16: return multiply_f16(x);
@@ -251,7 +235,7 @@ analysis preprocess(const problem& p, void* buffer) {
 void run(const problem& p, void* buffer, bool preprocessed) {
     const shape s = shape_of(p);
     if (s.empty) return;
-    if (s.no_products || p.alpha.is_host_zero()) return scale_c(p, s);
+    if (s.no_products || p.alpha.is_host_zero()) return formats::scale(p.c, p.beta, p.stream);
     const carved b = carve(p, s, buffer);
     if (!preprocessed) analyse(p, s, b);
 
@@ -270,7 +254,7 @@ void run(const problem& p, void* buffer, bool preprocessed) {
     const std::size_t element_bytes = size_of(p.b.type);
     if (s.copy_b) {
         // op(B) is column-wise: element (kk, j) at b[kk + j * ld].
-        csr::copy_rowwise(p.b.values, p.b.ld, s.k, s.n, element_bytes, b.b_copy, s.b_stride, p.stream);
+        formats::copy_rowwise(p.b.values, p.b.ld, s.k, s.n, element_bytes, b.b_copy, s.b_stride, p.stream);
         x.b = b.b_copy;
         x.ldb = s.b_stride;
         x.b_vector = true;

@@ -20,10 +20,12 @@
 // would take more than kCopyBudgetBytes (rowwise.hpp).
 #include "spmm/csr/csr_spmm.hpp"
 
+#include "core/alignment.hpp"
 #include "core/error.hpp"
 #include "core/workspace.hpp"
+#include "formats/dense.hpp"
 #include "spmm/csr/geometry.hpp"
-#include "spmm/csr/kernel_launch.cuh"
+#include "core/kernel_launch.hpp"
 #include "spmm/csr/merge_path.cuh"
 #include "spmm/csr/product.hpp"
 #include "spmm/csr/row_split.cuh"
@@ -85,13 +87,13 @@ inline constexpr std::int64_t kScatterMinNonzeros = std::int64_t(4) << 20;
 std::size_t rowwise_b_bytes(const problem& p, const shape& s) {
     const std::size_t element_bytes = size_of(p.b.type);
     return s.rowwise_b ? checked_product(std::size_t(s.k),
-                                         std::size_t(rowwise_stride(s.width, element_bytes)),
+                                         std::size_t(formats::rowwise_stride(s.width, element_bytes)),
                                          element_bytes)
                        : 0;
 }
 std::size_t rowwise_c_bytes(const problem& p, const shape& s) {
     return s.rowwise_c ? checked_product(std::size_t(s.m),
-                                         std::size_t(rowwise_stride(s.width, size_of(p.b.type))),
+                                         std::size_t(formats::rowwise_stride(s.width, size_of(p.b.type))),
                                          accumulator_bytes(p))
                        : 0;
 }
@@ -152,8 +154,8 @@ struct carved {
     void* partials = nullptr;
     int* limits = nullptr;   // merge-path: seg.count + 1
     void* records = nullptr; // merge-path: seg.count * n accumulators
-    void* rowwise_b = nullptr;  // row-split, column-wise op(B): k x rowwise_stride(width)
-    void* rowwise_c = nullptr;  // row-split, column-major C: m x rowwise_stride(width) sums
+    void* rowwise_b = nullptr;  // row-split, column-wise op(B): k x formats::rowwise_stride(width)
+    void* rowwise_c = nullptr;  // row-split, column-major C: m x formats::rowwise_stride(width) sums
     unsigned long long* run_counts = nullptr;  // row-split: runs per window size (preprocess)
     std::size_t bytes = 0;
 };
@@ -237,9 +239,8 @@ void partition(const problem& p, const shape& s, const carved& b) {
     const std::int64_t threads = s.seg.count + 1;
     with_index(a.index, [&](auto i) {
         using I = decltype(i);
-        launch_kernel("partition_kernel", partition_kernel<I>,
-                      dim3(unsigned((threads + 255) / 256)), 256, p.stream, a.offsets<I>(), a.base,
-                      int(s.m), s.nnz, merge_of(s, b), b.limits);
+        launch("partition_kernel", partition_kernel<I>, dim3(unsigned((threads + 255) / 256)), 256,
+               0, p.stream, a.offsets<I>(), a.base, int(s.m), s.nnz, merge_of(s, b), b.limits);
     });
 }
 
@@ -273,9 +274,9 @@ void list_long_rows(const problem& p, const shape& s, const carved& b) {
                "SpMM long rows reset");
     with_index(a.index, [&](auto i) {
         using I = decltype(i);
-        launch_kernel("long_rows_kernel", long_rows_kernel<I>, dim3(unsigned((s.m + 255) / 256)),
-                      256, p.stream, a.offsets<I>(), a.base, int(s.m), int(s.nnz), split_of(s, b),
-                      b.long_counts);
+        launch("long_rows_kernel", long_rows_kernel<I>, dim3(unsigned((s.m + 255) / 256)), 256, 0,
+               p.stream, a.offsets<I>(), a.base, int(s.m), int(s.nnz), split_of(s, b),
+               b.long_counts);
     });
 }
 
@@ -311,9 +312,9 @@ analysis count_found(const problem& p, const shape& s, const carved& b) {
             std::min<std::int64_t>((s.m + 7) / 8, sm_count_of(p.device) * 16);  // a warp per row
         with_index(a.index, [&](auto i) {
             using I = decltype(i);
-            launch_kernel("count_runs_kernel", count_runs_kernel<I>, dim3(unsigned(blocks)), 256,
-                          p.stream, a.offsets<I>(), a.columns<I>(), a.base, int(s.m), int(s.nnz),
-                          b.run_counts);
+            launch("count_runs_kernel", count_runs_kernel<I>, dim3(unsigned(blocks)), 256, 0,
+                   p.stream, a.offsets<I>(), a.columns<I>(), a.base, int(s.m), int(s.nnz),
+                   b.run_counts);
         });
         check_cuda(cudaMemcpyAsync(runs, b.run_counts, sizeof runs, cudaMemcpyDeviceToHost,
                                    p.stream),
@@ -331,8 +332,6 @@ analysis count_found(const problem& p, const shape& s, const carved& b) {
             out.listed[tier] = std::min<std::int64_t>(listed[tier], s.longs.tiers[tier].capacity);
     return out;
 }
-
-bool aligned16(const void* ptr) { return reinterpret_cast<std::uintptr_t>(ptr) % 16 == 0; }
 
 // 16-byte vectors of V elements fit row by row: unit column stride, aligned start,
 // rows a whole number of 16-byte pieces apart, and n a multiple of V.
@@ -389,11 +388,11 @@ void run_columns(const problem& p, const shape& s, const carved& b, product x, s
         if (listed) x.split.long_blocks = s.longs.blocks_for({listed[0], listed[1]}, x.split.slabs);
     }
     x.b_vector = vectorizable(x.b, x.b_row_stride, x.b_col_stride, b_bytes, w, s.geo.width);
-    const std::int64_t stride = rowwise_stride(s.width, b_bytes);
+    const std::int64_t stride = formats::rowwise_stride(s.width, b_bytes);
     if (s.rowwise_b) {
         // After analyse, which may have used the shared region for A^T's build. op(B) is
         // column-wise: column j at x.b + j * b_col_stride.
-        copy_rowwise(x.b, x.b_col_stride, s.k, w, b_bytes, b.rowwise_b, stride, p.stream);
+        formats::copy_rowwise(x.b, x.b_col_stride, s.k, w, b_bytes, b.rowwise_b, stride, p.stream);
         x.b = b.rowwise_b;
         x.b_row_stride = stride;
         x.b_col_stride = 1;
@@ -418,7 +417,7 @@ void run_columns(const problem& p, const shape& s, const carved& b, product x, s
     }
     multiply(p, x);
     if (s.rowwise_c)
-        finish_columnwise(b.rowwise_c, stride, acc, s.m, w, c, p.c.ld, p.c.type, p.beta,
+        formats::finish_columnwise(b.rowwise_c, stride, acc, s.m, w, c, p.c.ld, p.c.type, p.beta,
                           p.stream);
 }
 
@@ -437,11 +436,8 @@ analysis preprocess(const problem& p, void* buffer) {
 void run(const problem& p, void* buffer, bool preprocessed, const analysis& found) {
     const shape s = shape_of(p);
     if (s.empty) return;
+    if (s.no_products || p.alpha.is_host_zero()) return formats::scale(p.c, p.beta, p.stream);
     product x = dense_part(p, s);
-    if (s.no_products || p.alpha.is_host_zero()) {
-        x.scale_only = true;
-        return multiply(p, x);
-    }
     if (s.kernel == csr_kernel::scatter || (!preprocessed && may_scatter(p, s.n))) {
         // A as stored: a.rows x a.cols, y of a.cols
         x.rows = int(p.a.rows);

@@ -13,12 +13,8 @@
 // C's m x n accumulators (rows rounded up to whole vectors).
 #pragma once
 
-#include "core/types.hpp"
 #include "spmm/csr/geometry.hpp"
 
-#include <cuda_runtime_api.h>
-
-#include <cstddef>
 #include <cstdint>
 
 namespace tcs::spmm::csr {
@@ -57,23 +53,5 @@ inline bool rowwise_c_pays(std::int64_t m, std::int64_t nnz, std::int64_t n, con
 // Measured: docs/algorithms/spmm-csr.md, "Row-wise copies: rowwise.hpp".
 inline constexpr std::int64_t kChunkColumns = 32;
 inline constexpr double kCopyBudgetBytes = 0x1p27;  // 128 MiB
-
-// Elements per row of the row-wise copy of an n-column op(B): n rounded up to whole
-// 16-byte vectors.
-std::int64_t rowwise_stride(std::int64_t n, std::size_t element_bytes);
-
-// dst[kk * dst_stride + j] = src[kk + j * ld] for kk < k, j < n, and zeros in the
-// padding columns n <= j < dst_stride. Elements of element_bytes (2, 4 or 8) bytes,
-// copied as bits. Asynchronous on `stream`; no allocation.
-void copy_rowwise(const void* src, std::int64_t ld, std::int64_t k, std::int64_t n,
-                  std::size_t element_bytes, void* dst, std::int64_t dst_stride,
-                  cudaStream_t stream);
-
-// C(i, j) = tmp[i * tmp_stride + j] + beta * C(i, j) for a column-major m x n C of
-// c_type (element (i, j) at c[i + j * ldc]), tmp of the accumulation type acc (f32 or
-// f64, as is beta). beta == 0 never reads C. Asynchronous on `stream`; no allocation.
-void finish_columnwise(const void* tmp, std::int64_t tmp_stride, value_type acc, std::int64_t m,
-                       std::int64_t n, void* c, std::int64_t ldc, value_type c_type,
-                       const scalar_arg& beta, cudaStream_t stream);
 
 }  // namespace tcs::spmm::csr
