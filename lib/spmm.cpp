@@ -1,12 +1,13 @@
-// tcsSpMM_*: argument checks, the choice of algorithm family, and the preprocess memo
-// (cuSPARSE's "active buffer" of matA). The kernels live in cpp/spmm.
+// tcsSpMM_*: argument checks, the family an algorithm value asks for, and the protocol
+// around the family's plan (cpp/spmm/plan.hpp): the size query, preprocess with its memo
+// (cuSPARSE's "active buffer" of matA), the run. The kernels live in cpp/spmm.
 #include "entry.hpp"
 #include "input_check.hpp"
 #include "objects.hpp"
 #include "spmm_rules.hpp"
 #include "views.hpp"
 
-#include "spmm/spmm.hpp"
+#include "spmm/plan.hpp"
 
 #include <cstdint>
 
@@ -18,6 +19,7 @@ struct call {
     const tcsSpMatDescr* a;
     tcs::spmm::problem problem;
     std::uint64_t key;  // what a preprocess analysis depends on
+    const tcs::spmm::plan* plan;
 };
 
 bool is_transposed(tcsOperation_t op) { return op != TCS_OPERATION_NON_TRANSPOSE; }
@@ -96,7 +98,7 @@ call check_call(tcsHandle_t& handle, tcsOperation_t opA, tcsOperation_t opB, con
     check(supported_product_types(a->value_type, c->value_type, computeType), 8, "computeType",
           "does not fit the value types of A, B and C", TCS_STATUS_NOT_SUPPORTED);
 
-    call k_{a, product_of(*handle, *a, ta, alpha, beta, computeType), 0};
+    call k_{a, product_of(*handle, *a, ta, alpha, beta, computeType), 0, nullptr};
     tcs::spmm::problem& p = k_.problem;
     p.trans_b = tb;
     if (bsr) {
@@ -109,7 +111,8 @@ call check_call(tcsHandle_t& handle, tcsOperation_t opA, tcsOperation_t opB, con
     p.requested_family = asked.family;
     p.requested_kernel = asked.kernel;
     p.math = math_mode_of(handle->math_mode);
-    if (asked.family == tcs::spmm::family::blocks) tcs::spmm::check_supported(p);
+    k_.plan = &tcs::spmm::plan_for(p);
+    k_.plan->check_supported(p);
 
     const std::uint64_t key = memo_key(
         {std::uint64_t(opA), std::uint64_t(opB), std::uint64_t(alg), std::uint64_t(computeType),
@@ -134,7 +137,7 @@ extern "C" TCS_API tcsStatus_t tcsSpMM_bufferSize(tcsHandle_t handle, tcsOperati
     call k = check_call(handle, opA, opB, alpha, matA, matB, beta, matC, computeType, alg);
     check_not_null(bufferSize, 10, "bufferSize");
     check_device_code(*handle);
-    *bufferSize = tcs::spmm::buffer_size(k.problem);
+    *bufferSize = k.plan->buffer_size(k.problem);
     return TCS_STATUS_SUCCESS;
 } catch (...) {
     return status_from_exception(__func__);
@@ -148,12 +151,12 @@ extern "C" TCS_API tcsStatus_t tcsSpMM_preprocess(tcsHandle_t handle, tcsOperati
                                                   tcsSpMMAlg_t alg, void* externalBuffer) try {
     trace(__func__);
     call k = check_call(handle, opA, opB, alpha, matA, matB, beta, matC, computeType, alg);
-    const std::size_t needed = tcs::spmm::buffer_size(k.problem);
+    const std::size_t needed = k.plan->buffer_size(k.problem);
     check(needed == 0 || externalBuffer != nullptr, 10, "externalBuffer",
           "must not be NULL when tcsSpMM_bufferSize returned a size > 0");
     check_input(*handle, *k.a, 4, "matA");
     k.a->spmm_memo.publish(nullptr);  // a failed analysis leaves no active buffer
-    const tcs::spmm::analysis found = tcs::spmm::preprocess(k.problem, externalBuffer);
+    const tcs::spmm::analysis found = k.plan->preprocess(k.problem, externalBuffer);
     k.a->spmm_memo.publish(
         std::make_shared<const tcsSpMMMemo>(tcsSpMMMemo{externalBuffer, k.key, found}));
     return TCS_STATUS_SUCCESS;
@@ -169,7 +172,7 @@ extern "C" TCS_API tcsStatus_t tcsSpMM(tcsHandle_t handle, tcsOperation_t opA, t
     trace(__func__);
     call_timer timer(__func__);
     call k = check_call(handle, opA, opB, alpha, matA, matB, beta, matC, computeType, alg);
-    const std::size_t needed = tcs::spmm::buffer_size(k.problem);
+    const std::size_t needed = k.plan->buffer_size(k.problem);
     check(needed == 0 || externalBuffer != nullptr, 10, "externalBuffer",
           "must not be NULL when tcsSpMM_bufferSize returned a size > 0");
     check_input(*handle, *k.a, 4, "matA");
@@ -177,8 +180,8 @@ extern "C" TCS_API tcsStatus_t tcsSpMM(tcsHandle_t handle, tcsOperation_t opA, t
     const bool preprocessed = memo != nullptr;
     if (timer.on())
         log_product(timer, k.problem, *k.a, preprocessed, handle->stream);
-    tcs::spmm::run(k.problem, externalBuffer, preprocessed,
-                   preprocessed ? memo->found : tcs::spmm::analysis{});
+    k.plan->run(k.problem, externalBuffer, preprocessed,
+                preprocessed ? memo->found : tcs::spmm::analysis{});
     return TCS_STATUS_SUCCESS;
 } catch (...) {
     return status_from_exception(__func__);

@@ -21,7 +21,7 @@ if(CMAKE_SYSTEM_NAME STREQUAL "Linux" AND CMAKE_CXX_COMPILER_ID MATCHES "GNU|Cla
        ${PROJECT_SOURCE_DIR}/cpp/spgemm/hash/*.cu ${PROJECT_SOURCE_DIR}/cpp/spgemm/tiles/*.cu
        ${PROJECT_SOURCE_DIR}/cpp/formats/bitmap_tiles.cu)
   file(GLOB TCS_API_EMU_SPMM_KERNELS
-       ${PROJECT_SOURCE_DIR}/cpp/spmm/*.cu ${PROJECT_SOURCE_DIR}/cpp/spmm/csr/*.cu
+       ${PROJECT_SOURCE_DIR}/cpp/spmm/*.cpp ${PROJECT_SOURCE_DIR}/cpp/spmm/csr/*.cu
        ${PROJECT_SOURCE_DIR}/cpp/spmm/blocks/*.cu ${PROJECT_SOURCE_DIR}/cpp/formats/dense_blocks.cu
        ${PROJECT_SOURCE_DIR}/cpp/formats/row_reorder.cu ${PROJECT_SOURCE_DIR}/cpp/formats/dense.cu)
   # The CSR SpMM launchers (every kernel of every element type) stand aside for

@@ -1,9 +1,8 @@
-// The SpMM interface between the C layer and the kernels:
-//   C = alpha * op(A) * op(B) + beta * C, A CSR or BSR (32-bit indices), B and C dense.
-// The C layer checks arguments and resolves the pointer mode; these functions choose
-// and run a kernel family (select.hpp): the CSR family (csr/) or the tensor-core block
-// family (blocks/). All run on p.stream and allocate nothing; only preprocess may wait
-// for the stream (the counts of long rows and runs, the block counts).
+// What SpMM's families compute, as the C layer hands it over:
+//   C = alpha * op(A) * op(B) + beta * C, A CSR or BSR (32-bit indices), B and C dense,
+// the family (and CSR kernel) asked for, and what a preprocess analysis found. The
+// families behind plan.hpp's interface: the CSR family (csr/) and the tensor-core block
+// family (blocks/); select.cpp picks the plan for a problem.
 #pragma once
 
 #include "core/device.hpp"
@@ -64,13 +63,6 @@ struct problem {
 inline constexpr int kBlockRows = 32;
 inline constexpr int kBlockColumns = 16;
 
-// Throws when the family p.requested_family names cannot compute p here: the block family needs
-// sm_80 (arch_mismatch) and fewer than 2^31 entries in A (insufficient_resources).
-void check_supported(const problem& p);
-
-// Bytes of external buffer needed by preprocess and run (may be 0).
-std::size_t buffer_size(const problem& p);
-
 // What the block family's analysis counted (formats/dense_blocks.hpp), -1 where it was
 // not read back (preprocess while the stream was being captured).
 struct block_counts {
@@ -95,17 +87,5 @@ struct analysis {
     bool blocks = false;  // the block family computes (its format is in the buffer)
     block_counts counts;
 };
-
-// Writes what depends only on A's structure (the transposed copy, row-split's list of
-// long rows, merge-path's partition) into buffer; then, for row-split plans with long
-// rows or runs of rows with one pattern (runs.hpp), counts them and waits for the
-// counts (not while the stream is being captured). Returns the counts to pass to run.
-analysis preprocess(const problem& p, void* buffer);
-
-// Runs the product, asynchronously. `preprocessed`: preprocess() ran earlier on this
-// same buffer with the same parameters, so what it wrote is reused, and `found` is what
-// it returned; otherwise the run writes it first and ignores `found` (the results are
-// the same bits either way).
-void run(const problem& p, void* buffer, bool preprocessed, const analysis& found = {});
 
 }  // namespace tcs::spmm

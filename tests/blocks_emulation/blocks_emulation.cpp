@@ -21,7 +21,7 @@
 #include "emulated_indices.hpp"
 #include "emulation_check.hpp"
 #include "simt.hpp"
-#include "spmm/blocks/blocks_spmm.hpp"
+#include "spmm/plan.hpp"
 #include "spmm/select.hpp"
 #include "tcs_test_support.h"
 
@@ -297,12 +297,12 @@ outcome multiply(const operand_a& A, const config& c, std::int64_t m, std::int64
     p.math = c.tf32 ? tcs::math_mode::tf32 : tcs::math_mode::standard;
     p.device = &dev;
 
-    const std::size_t bytes = tcs::spmm::blocks::buffer_size(p);
-    if (tcs::spmm::blocks::buffer_size(p) != bytes) std::abort();
+    const std::size_t bytes = tcs::spmm::blocks_family_plan().buffer_size(p);
+    if (tcs::spmm::blocks_family_plan().buffer_size(p) != bytes) std::abort();
     buffer work(bytes);
     outcome out;
-    if (preprocess) out.found = tcs::spmm::blocks::preprocess(p, work.get());
-    tcs::spmm::blocks::run(p, work.get(), preprocess);
+    if (preprocess) out.found = tcs::spmm::blocks_family_plan().preprocess(p, work.get());
+    tcs::spmm::blocks_family_plan().run(p, work.get(), preprocess, out.found);
     const auto* bytes_c = static_cast<const unsigned char*>(cdev.get());
     out.c.assign(bytes_c, bytes_c + std::size_t((c.c_row_major ? m : n) * ldc) * bytes_of(c.c_type));
     return out;
@@ -489,8 +489,8 @@ bool check_not_built(const tcst_csr& matrix, const config& c, const tcs::device_
     p.compute = value_type::f64;
     p.requested_family = tcs::spmm::family::automatic;
     p.device = &dev;
-    buffer work(tcs::spmm::blocks::buffer_size(p));
-    const tcs::spmm::analysis found = tcs::spmm::blocks::preprocess(p, work.get());
+    buffer work(tcs::spmm::blocks_family_plan().buffer_size(p));
+    const tcs::spmm::analysis found = tcs::spmm::blocks_family_plan().preprocess(p, work.get());
     CHECK(!found.counts.built && found.counts.blocks > 0, "%s: built %d, %lld blocks", c.name,
           int(found.counts.built), (long long)found.counts.blocks);
     return true;
@@ -691,12 +691,12 @@ bool check_duplicates(const tcs::device_info& dev) {
     p.compute = value_type::f64;
     p.requested_family = tcs::spmm::family::blocks;
     p.device = &dev;
-    buffer work(tcs::spmm::blocks::buffer_size(p));
-    const tcs::spmm::analysis found = tcs::spmm::blocks::preprocess(p, work.get());
+    buffer work(tcs::spmm::blocks_family_plan().buffer_size(p));
+    const tcs::spmm::analysis found = tcs::spmm::blocks_family_plan().preprocess(p, work.get());
     CHECK(found.counts.duplicates == 1, "duplicates: %lld rows reported, expected 1",
           (long long)found.counts.duplicates);
     std::reverse(ci.begin(), ci.begin() + 3);  // unsorted: 1, 4, 1
-    const tcs::spmm::analysis again = tcs::spmm::blocks::preprocess(p, work.get());
+    const tcs::spmm::analysis again = tcs::spmm::blocks_family_plan().preprocess(p, work.get());
     CHECK(again.counts.duplicates == 1 && again.counts.unsorted_rows == 1,
           "duplicates in an unsorted row: %lld reported", (long long)again.counts.duplicates);
     return true;
@@ -749,9 +749,9 @@ bool corrupt_once(const tcst_csr& m, config c, tcst_rng* rng, const tcs::device_
     p.device = &dev;
     std::unique_ptr<tcst::guarded> work;
     try {
-        work = std::make_unique<tcst::guarded>(tcs::spmm::blocks::buffer_size(p));
-        (void)tcs::spmm::blocks::preprocess(p, work->get());
-        tcs::spmm::blocks::run(p, work->get(), true);
+        work = std::make_unique<tcst::guarded>(tcs::spmm::blocks_family_plan().buffer_size(p));
+        (void)tcs::spmm::blocks_family_plan().preprocess(p, work->get());
+        tcs::spmm::blocks_family_plan().run(p, work->get(), true, {});
     } catch (const tcs::error&) {
         ++refused;
     }

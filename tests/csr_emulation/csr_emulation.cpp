@@ -13,7 +13,7 @@
 #include "emulated_indices.hpp"
 #include "emulation_check.hpp"
 #include "simt.hpp"
-#include "spmm/csr/csr_spmm.hpp"
+#include "spmm/plan.hpp"
 #include "spmm/csr/product.hpp"
 #include "tcs_test_support.h"
 
@@ -100,10 +100,10 @@ std::vector<unsigned char> multiply(const tcst_csr& a, const config& c, bool wid
     p.requested_kernel = c.alg;
     p.atomics = c.atomics;
     p.device = &dev;
-    buffer work(spmm::csr::buffer_size(p));
+    buffer work(spmm::csr_family_plan().buffer_size(p));
     spmm::analysis found;
-    if (c.preprocess) found = spmm::csr::preprocess(p, work.get());
-    spmm::csr::run(p, work.get(), c.preprocess, found);
+    if (c.preprocess) found = spmm::csr_family_plan().preprocess(p, work.get());
+    spmm::csr_family_plan().run(p, work.get(), c.preprocess, found);
     const auto* bytes = static_cast<const unsigned char*>(cdev.get());
     std::vector<unsigned char> out(bytes, bytes + std::size_t(m * n) * vs);
     // back to row-major order for the comparisons
@@ -243,7 +243,7 @@ void check_buffer_bounds(const tcs::device_info& dev) {
                 std::size_t bytes = 0;
                 tcs::errc code = tcs::errc(0);
                 try {
-                    bytes = spmm::csr::buffer_size(p);
+                    bytes = spmm::csr_family_plan().buffer_size(p);
                 } catch (const tcs::error& e) {
                     code = e.code();
                 }

@@ -1,6 +1,19 @@
-// The block family's entry (blocks_spmm.hpp): what a call needs (shape), where it lives in
-// the caller's buffer (carve), the build of the format (analyse), and how a run becomes a
-// product launch for its precision (product.hpp, kernel.cuh).
+// The tensor-core block family of SpMM (SMaT family, with condensed columns) behind
+// plan.hpp's interface (blocks_family_plan): A, CSR or BSR, is turned into the
+// dense-block format (formats/dense_blocks.hpp) in the caller's buffer, and the blocks are
+// multiplied on tensor cores (kernel.cuh). Here: what a call needs (shape), where it
+// lives in the caller's buffer (carve), the build of the format (analyse), and how a run
+// becomes a product launch for its precision (product.hpp).
+//
+// check_supported throws arch_mismatch on a device older than sm_80 (no mma.sync of these
+// shapes), and insufficient_resources when A has 2^31 entries or more (BSR: every element
+// of its blocks); opA must be non-transposed (cuSPARSE's rule for BSR: the C layer checks
+// it). The buffer holds the format, bounded by A's entries and rows, never by what the
+// analysis finds, so the size query needs no data
+// (docs/algorithms/spmm-blocks.md, "Buffer size without an analysis"). preprocess
+// builds the format and waits for the stream once to read its counts (not while the
+// stream is being captured: then the counts stay -1); a run without preprocess builds
+// the format first, on the stream, without waiting.
 //
 // Buffer layout (one carving serves the size query, preprocess and run):
 //   shared region  the build's scratch (sortedness flags, row signatures and their sort,
@@ -8,7 +21,7 @@
 //                  a run, the row-wise copy of a column-wise op(B)
 //   kept           the format: order, row starts, block offsets, schedule, columns and
 //                  masks of at most group_bound blocks, value_index, the summary
-#include "spmm/blocks/blocks_spmm.hpp"
+#include "spmm/plan.hpp"
 
 #include "core/alignment.hpp"
 #include "core/error.hpp"
@@ -211,66 +224,82 @@ void multiply(const product& x) {
     }
 }
 
-}  // namespace
-
-void check_supported(const problem& p) {
-    if (p.device != nullptr && p.device->cc_major < 8)
-        fail(errc::arch_mismatch, "SpMM blocks: needs compute capability 8.0 or newer");
-    (void)shape_of(p);
-}
-
-std::size_t buffer_size(const problem& p) { return carve(p, shape_of(p), nullptr).bytes; }
-
-analysis preprocess(const problem& p, void* buffer) {
-    analysis out;
-    out.blocks = true;
-    const shape s = shape_of(p);
-    if (s.empty || s.no_products) return out;
-    const carved b = carve(p, s, buffer);
-    analyse(p, s, b);
-    out.counts = read_counts(p, s, b);
-    return out;
-}
-
-void run(const problem& p, void* buffer, bool preprocessed) {
-    const shape s = shape_of(p);
-    if (s.empty) return;
-    if (s.no_products || p.alpha.is_host_zero()) return formats::scale(p.c, p.beta, p.stream);
-    const carved b = carve(p, s, buffer);
-    if (!preprocessed) analyse(p, s, b);
-
-    product x;
-    x.kind = s.kind;
-    x.rows = int(s.m);
-    x.windows = int(b.blocks.windows);
-    x.tiles = s.tiles;
-    x.slices = s.slices;
-    x.sm_count = p.device != nullptr ? p.device->sm_count : 0;
-    x.wide = wide_for(x.windows);
-    x.smem_limit = p.device != nullptr ? p.device->smem_per_block_optin : 0;
-    x.n = s.n;
-    x.blocks = b.blocks;
-    x.values = p.a_is_bsr ? p.bsr.values : p.a.values;
-    const std::size_t element_bytes = size_of(p.b.type);
-    if (s.copy_b) {
-        // op(B) is column-wise: element (kk, j) at b[kk + j * ld].
-        formats::copy_rowwise(p.b.values, p.b.ld, s.k, s.n, element_bytes, b.b_copy, s.b_stride, p.stream);
-        x.b = b.b_copy;
-        x.ldb = s.b_stride;
-        x.b_vector = true;
-    } else {
-        x.b = p.b.values;
-        x.ldb = p.b.ld;
-        x.b_vector = aligned16(x.b) && (std::uint64_t(x.ldb) * element_bytes) % 16 == 0;
+// The family behind plan.hpp's interface. A run after preprocess reuses the format in
+// the buffer and needs nothing else of the analysis.
+class family_plan final : public plan {
+public:
+    void check_supported(const problem& p) const override {
+        if (p.device != nullptr && p.device->cc_major < 8)
+            fail(errc::arch_mismatch, "SpMM blocks: needs compute capability 8.0 or newer");
+        (void)shape_of(p);
     }
-    x.c = p.c.values;
-    x.c_row_stride = p.c.row_major ? p.c.ld : 1;
-    x.c_col_stride = p.c.row_major ? 1 : p.c.ld;
-    x.c_type = p.c.type;
-    x.alpha = p.alpha;
-    x.beta = p.beta;
-    x.stream = p.stream;
-    multiply(x);
+
+    std::size_t buffer_size(const problem& p) const override {
+        return carve(p, shape_of(p), nullptr).bytes;
+    }
+
+    analysis preprocess(const problem& p, void* buffer) const override {
+        analysis out;
+        out.blocks = true;
+        const shape s = shape_of(p);
+        if (s.empty || s.no_products) return out;
+        const carved b = carve(p, s, buffer);
+        analyse(p, s, b);
+        out.counts = read_counts(p, s, b);
+        return out;
+    }
+
+    void run(const problem& p, void* buffer, bool preprocessed, const analysis&) const override {
+        const shape s = shape_of(p);
+        if (s.empty) return;
+        if (s.no_products || p.alpha.is_host_zero()) return formats::scale(p.c, p.beta, p.stream);
+        const carved b = carve(p, s, buffer);
+        if (!preprocessed) analyse(p, s, b);
+
+        product x;
+        x.kind = s.kind;
+        x.rows = int(s.m);
+        x.windows = int(b.blocks.windows);
+        x.tiles = s.tiles;
+        x.slices = s.slices;
+        x.sm_count = p.device != nullptr ? p.device->sm_count : 0;
+        x.wide = wide_for(x.windows);
+        x.smem_limit = p.device != nullptr ? p.device->smem_per_block_optin : 0;
+        x.n = s.n;
+        x.blocks = b.blocks;
+        x.values = p.a_is_bsr ? p.bsr.values : p.a.values;
+        const std::size_t element_bytes = size_of(p.b.type);
+        if (s.copy_b) {
+            // op(B) is column-wise: element (kk, j) at b[kk + j * ld].
+            formats::copy_rowwise(p.b.values, p.b.ld, s.k, s.n, element_bytes, b.b_copy, s.b_stride,
+                                  p.stream);
+            x.b = b.b_copy;
+            x.ldb = s.b_stride;
+            x.b_vector = true;
+        } else {
+            x.b = p.b.values;
+            x.ldb = p.b.ld;
+            x.b_vector = aligned16(x.b) && (std::uint64_t(x.ldb) * element_bytes) % 16 == 0;
+        }
+        x.c = p.c.values;
+        x.c_row_stride = p.c.row_major ? p.c.ld : 1;
+        x.c_col_stride = p.c.row_major ? 1 : p.c.ld;
+        x.c_type = p.c.type;
+        x.alpha = p.alpha;
+        x.beta = p.beta;
+        x.stream = p.stream;
+        multiply(x);
+    }
+};
+
+}  // namespace
+}  // namespace tcs::spmm::blocks
+
+namespace tcs::spmm {
+
+const plan& blocks_family_plan() {
+    static const blocks::family_plan instance;
+    return instance;
 }
 
-}  // namespace tcs::spmm::blocks
+}  // namespace tcs::spmm

@@ -1,4 +1,5 @@
-// CSR SpMM (the family's entry, csr_spmm.hpp): what a call needs (shape), where it lives in the caller's buffer (carve),
+// The CSR family of SpMM (merge-spmm) behind plan.hpp's interface (csr_family_plan):
+// what a call needs (shape), where it lives in the caller's buffer (carve),
 // what preprocess caches (A^T, row-split's list of long rows, merge-path's partition)
 // and how a run becomes a product launch for the element type (product.hpp,
 // launch.cuh).
@@ -18,7 +19,7 @@
 //                  merge-path: the partition (segment start rows)
 // Row-split's copies hold the columns of one pass: all n, or kChunkColumns where all n
 // would take more than kCopyBudgetBytes (rowwise.hpp).
-#include "spmm/csr/csr_spmm.hpp"
+#include "spmm/plan.hpp"
 
 #include "core/alignment.hpp"
 #include "core/error.hpp"
@@ -418,62 +419,80 @@ void run_columns(const problem& p, const shape& s, const carved& b, product x, s
     multiply(p, x);
     if (s.rowwise_c)
         formats::finish_columnwise(b.rowwise_c, stride, acc, s.m, w, c, p.c.ld, p.c.type, p.beta,
-                          p.stream);
+                                   p.stream);
 }
+
+// The family behind plan.hpp's interface: nothing it cannot compute (the C layer checks
+// the index widths), its choices all made by shape_of.
+class family_plan final : public plan {
+public:
+    void check_supported(const problem&) const override {}
+
+    std::size_t buffer_size(const problem& p) const override {
+        return carve(p, shape_of(p), nullptr).bytes;
+    }
+
+    analysis preprocess(const problem& p, void* buffer) const override {
+        const shape s = shape_of(p);
+        if (s.empty || s.no_products) return {};
+        const carved b = carve(p, s, buffer);
+        analyse(p, s, b);
+        return count_found(p, s, b);
+    }
+
+    void run(const problem& p, void* buffer, bool preprocessed,
+             const analysis& found) const override {
+        const shape s = shape_of(p);
+        if (s.empty) return;
+        if (s.no_products || p.alpha.is_host_zero()) return formats::scale(p.c, p.beta, p.stream);
+        product x = dense_part(p, s);
+        if (s.kernel == csr_kernel::scatter || (!preprocessed && may_scatter(p, s.n))) {
+            // A as stored: a.rows x a.cols, y of a.cols
+            x.rows = int(p.a.rows);
+            x.cols = int(p.a.cols);
+            x.row_ptr = p.a.row_ptr;
+            x.col_idx = p.a.col_idx;
+            x.index = p.a.offsets;
+            x.values = p.a.values;
+            x.base = p.a.base;
+            x.kernel = csr_kernel::scatter;
+            return multiply(p, x);
+        }
+        const carved b = carve(p, s, buffer);
+        if (!preprocessed) analyse(p, s, b);
+        if (p.trans_a) gather_transposed_values(p.a, b.t, p.stream);
+
+        const csr_rows a = op_a(p, b);
+        x.row_ptr = a.row_ptr;
+        x.col_idx = a.col_idx;
+        x.index = a.index;
+        x.values = a.values;
+        x.base = a.base;
+        x.kernel = s.kernel;
+        x.geo = s.geo;
+        x.group = s.group;
+        if (s.kernel == csr_kernel::row_split) x.split = split_of(s, b);
+        if (preprocessed && s.runs_possible &&
+            (found.runs == run_window(0) || found.runs == run_window(1)))
+            x.runs = found.runs;
+        const std::int64_t* listed = preprocessed && found.listed[0] >= 0 ? found.listed : nullptr;
+        if (s.kernel == csr_kernel::merge_path) {
+            x.merge = merge_of(s, b);
+            x.records = b.records;
+        }
+        for (std::int64_t j0 = 0; j0 < s.n; j0 += s.width)
+            run_columns(p, s, b, x, j0, std::min(s.width, s.n - j0), listed);
+    }
+};
 
 }  // namespace
-
-std::size_t buffer_size(const problem& p) { return carve(p, shape_of(p), nullptr).bytes; }
-
-analysis preprocess(const problem& p, void* buffer) {
-    const shape s = shape_of(p);
-    if (s.empty || s.no_products) return {};
-    const carved b = carve(p, s, buffer);
-    analyse(p, s, b);
-    return count_found(p, s, b);
-}
-
-void run(const problem& p, void* buffer, bool preprocessed, const analysis& found) {
-    const shape s = shape_of(p);
-    if (s.empty) return;
-    if (s.no_products || p.alpha.is_host_zero()) return formats::scale(p.c, p.beta, p.stream);
-    product x = dense_part(p, s);
-    if (s.kernel == csr_kernel::scatter || (!preprocessed && may_scatter(p, s.n))) {
-        // A as stored: a.rows x a.cols, y of a.cols
-        x.rows = int(p.a.rows);
-        x.cols = int(p.a.cols);
-        x.row_ptr = p.a.row_ptr;
-        x.col_idx = p.a.col_idx;
-        x.index = p.a.offsets;
-        x.values = p.a.values;
-        x.base = p.a.base;
-        x.kernel = csr_kernel::scatter;
-        return multiply(p, x);
-    }
-    const carved b = carve(p, s, buffer);
-    if (!preprocessed) analyse(p, s, b);
-    if (p.trans_a) gather_transposed_values(p.a, b.t, p.stream);
-
-    const csr_rows a = op_a(p, b);
-    x.row_ptr = a.row_ptr;
-    x.col_idx = a.col_idx;
-    x.index = a.index;
-    x.values = a.values;
-    x.base = a.base;
-    x.kernel = s.kernel;
-    x.geo = s.geo;
-    x.group = s.group;
-    if (s.kernel == csr_kernel::row_split) x.split = split_of(s, b);
-    if (preprocessed && s.runs_possible &&
-        (found.runs == run_window(0) || found.runs == run_window(1)))
-        x.runs = found.runs;
-    const std::int64_t* listed = preprocessed && found.listed[0] >= 0 ? found.listed : nullptr;
-    if (s.kernel == csr_kernel::merge_path) {
-        x.merge = merge_of(s, b);
-        x.records = b.records;
-    }
-    for (std::int64_t j0 = 0; j0 < s.n; j0 += s.width)
-        run_columns(p, s, b, x, j0, std::min(s.width, s.n - j0), listed);
-}
-
 }  // namespace tcs::spmm::csr
+
+namespace tcs::spmm {
+
+const plan& csr_family_plan() {
+    static const csr::family_plan instance;
+    return instance;
+}
+
+}  // namespace tcs::spmm
