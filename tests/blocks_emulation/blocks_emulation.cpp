@@ -806,7 +806,8 @@ static bool check_hand_off_rule() {
     def.requested_family = family::automatic;
     CHECK(!blocks_hand_off(def, graph), "the hand-off applied to DEFAULT");
     // Looser than DEFAULT's: what DEFAULT keeps on the blocks, BSR_TC keeps too.
-    CHECK(kBlocksExplicitMinReuse < kBlocksMinReuseHalf && kBlocksExplicitMinReuse < kBlocksMinReuseWide,
+    CHECK(blocks::kBlocksExplicitMinReuse < blocks::kBlocksMinReuseHalf &&
+              blocks::kBlocksExplicitMinReuse < blocks::kBlocksMinReuseWide,
           "BSR_TC's threshold is not looser than DEFAULT's");
     std::printf("  BSR_TC's hand-off rule\n");
     return true;

@@ -29,7 +29,7 @@
 #include "formats/dense.hpp"
 #include "formats/dense_blocks.hpp"
 #include "spmm/blocks/product.hpp"
-#include "spmm/select.hpp"
+#include "spmm/blocks/rules.hpp"
 
 #include <algorithm>
 #include <climits>
@@ -64,18 +64,6 @@ precision precision_of(const problem& p) {
 bool on_dmma(precision k) { return k == precision::f64 || k == precision::f32_on_f64; }
 int tile_width(precision k) { return on_dmma(k) ? 8 : 16; }
 int max_tiles(precision k) { return on_dmma(k) ? 2 : 4; }
-
-// Windows the kernel cuts over the warps of a thread block (kernel.cuh): with few windows
-// (a small matrix: the device would wait on their serial chains of blocks) every window
-// of 4 blocks or more; with many, only the very long ones. A function of the
-// window count alone, so that the sums do not depend on the device.
-int split_groups_for(std::int64_t windows) { return windows < 2048 ? 4 : 32; }
-
-// Thread blocks of 16 warps, each window cut into 16 ranges, where the matrix has fewer
-// than 64 windows (2048 rows): the windows alone would leave most of the device idle
-// while each waits on its chain of blocks. With more windows the wide blocks (one per SM
-// by shared memory) run in waves and lose. Also a function of the window count alone.
-bool wide_for(std::int64_t windows) { return windows < 64; }
 
 shape shape_of(const problem& p) {
     shape s;
@@ -115,7 +103,7 @@ struct carved {
 
 // What the format must hold. For the block algorithm (TCS_SPMM_BSR_TC, BSR A) any
 // matrix: group_bound blocks and value_index. For DEFAULT, which keeps the blocks only
-// where a row of op(B) serves at least blocks_min_reuse nonzeros (select.hpp), only the
+// where a row of op(B) serves at least blocks_min_reuse nonzeros (rules.hpp), only the
 // blocks such a matrix can have (at most E / blocks_min_reuse distinct columns over the
 // windows), and no value_index (rows with unsorted columns go to the CSR family): the
 // buffer DEFAULT asks for stays near A's own size. A matrix beyond that capacity is
@@ -125,7 +113,7 @@ formats::block_capacity capacity_of(const problem& p, const shape& s) {
     formats::block_capacity cap;
     cap.blocks = formats::group_bound(s.entries, windows);
     if (p.requested_family == family::automatic) {
-        const auto distinct = std::int64_t(double(s.entries) / blocks_min_reuse(p));
+        const auto distinct = std::int64_t(double(s.entries) / blocks_min_reuse(p.a.type));
         cap.blocks = std::min(cap.blocks, formats::group_bound(distinct, windows));
         cap.value_index = false;
     }
