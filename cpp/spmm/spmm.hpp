@@ -26,7 +26,7 @@ enum class family {
 // The CSR family's kernels. Where the family is automatic or blocks and the CSR family
 // computes after all, its own rule picks (automatic).
 enum class csr_kernel {
-    automatic,    // the CSR family's rule picks one of the kernels below (csr/select.hpp)
+    automatic,    // the CSR family's rule picks one of the kernels below (csr/rules.hpp)
     row_split,    // TCS_SPMM_CSR_ROWSPLIT
     merge_path,   // TCS_SPMM_CSR_MERGE
     vector_rows,  // CSR-vector: no public value, only the automatic rule picks it
@@ -79,7 +79,7 @@ struct block_counts {
 };
 
 // What preprocess counted in A's structure, for run: the rows per window of runs of rows
-// with one pattern (runs.hpp; 1: none) and row-split's long rows per tier (-1: not
+// with one pattern (csr/rules.hpp; 1: none) and row-split's long rows per tier (-1: not
 // counted); whether the automatic rule chose the block family, and its counts.
 struct analysis {
     int runs = 1;

@@ -9,7 +9,7 @@
 // A^T):
 //   shared region  transpose build scratch (sorted keys, positions, CUB temp) during
 //                  analyse; during the product, merge-path's carry-out records or
-//                  row-split's row-wise copy of a column-wise op(B) (rowwise.hpp): no
+//                  row-split's row-wise copy of a column-wise op(B) (rules.hpp): no
 //                  two of them are alive at once on the stream
 //   kept           opA = T (but where the scatter always runs, which needs no buffer):
 //                  A^T's row offsets, column indices, permutation, values
@@ -18,7 +18,7 @@
 //                  a column-major C
 //                  merge-path: the partition (segment start rows)
 // Row-split's copies hold the columns of one pass: all n, or kChunkColumns where all n
-// would take more than kCopyBudgetBytes (rowwise.hpp).
+// would take more than kCopyBudgetBytes (rules.hpp).
 #include "spmm/plan.hpp"
 
 #include "core/alignment.hpp"
@@ -31,9 +31,7 @@
 #include "spmm/csr/product.hpp"
 #include "spmm/csr/row_split.cuh"
 #include "spmm/csr/row_runs.cuh"
-#include "spmm/csr/rowwise.hpp"
-#include "spmm/csr/runs.hpp"
-#include "spmm/csr/select.hpp"
+#include "spmm/csr/rules.hpp"
 #include "spmm/csr/transpose.hpp"
 
 #include <algorithm>
@@ -55,7 +53,7 @@ struct shape {
     bool rowwise_c = false;  // row-split writes column-major C through a row-wise copy
     geometry geo;              // for passes of `width` columns
     long_plan longs;   // row-split
-    bool runs_possible = false;  // row-split: preprocess counts runs of rows (runs.hpp)
+    bool runs_possible = false;  // row-split: preprocess counts runs of rows (rules.hpp)
     segmentation seg;  // merge-path
     row_group group;   // CSR-vector
 };
@@ -76,12 +74,6 @@ std::size_t accumulator_bytes(const problem& p) { return size_of(accumulator_typ
 bool may_scatter(const problem& p, std::int64_t n) {
     return p.trans_a && p.atomics && n == 1 && p.c.type == accumulator_type(p);
 }
-
-// From this many nonzeros the scatter always runs (no buffer). Below, a preprocessed A
-// is multiplied through the transposed copy, faster there on the H200
-// (docs/algorithms/spmv.md has the crossover), and a call without preprocess scatters
-// rather than sorting A's entries into the copy first.
-inline constexpr std::int64_t kScatterMinNonzeros = std::int64_t(4) << 20;
 
 // Bytes of row-split's row-wise copies of op(B) and of C for passes of s.width columns
 // (rows padded to whole vectors of B's element type).
@@ -296,7 +288,7 @@ void analyse(const problem& p, const shape& s, const carved& b) {
 //     until they have read the count (measured:
 //     docs/algorithms/spmm-csr.md, "Preprocess's counted long-row blocks");
 //   - the runs of rows with one pattern in op(A), and the window they make row-split
-//     use (runs.hpp): the host chooses the kernel.
+//     use (rules.hpp): the host chooses the kernel.
 // Not while the stream is being captured (a graph cannot wait): the bound's wave and no
 // runs then, the same results.
 analysis count_found(const problem& p, const shape& s, const carved& b) {

@@ -13,7 +13,7 @@
 #include "spmm/csr/reachable.hpp"
 #include "spmm/csr/row_split.cuh"
 #include "spmm/csr/scatter_column.cuh"
-#include "spmm/csr/select.hpp"
+#include "spmm/csr/rules.hpp"
 #include "spmm/csr/single_column.cuh"
 #include "spmm/csr/vector_rows.cuh"
 
@@ -52,7 +52,7 @@ template <class I, class T, class TC> struct operands {
 };
 
 // Row-split: the long rows' blocks, then row_blocks blocks per slab, as many as a grid
-// holds (the kernel walks the rest). Z > 1: runs (row_runs.cuh, runs.hpp), each segment
+// holds (the kernel walks the rest). Z > 1: runs (row_runs.cuh, rules.hpp), each segment
 // of G column lanes (R = 1) taking a window of Z rows.
 template <class I, class T, class TC, int G, int R, int NV, bool Vector, int Z = 1>
 void launch_row_split(const product& p) {
@@ -206,7 +206,7 @@ void launch_shape(const product& p) {
         launch_product<I, T, TC, G, NV, false>(p);
 }
 
-// CSR-vector: one launch, L lanes per row, TN columns per pass (select.hpp).
+// CSR-vector: one launch, L lanes per row, TN columns per pass (rules.hpp).
 template <class I, class T, class TC, int L, int TN>
 void launch_vector_rows(const product& p) {
     const operands<I, T, TC> o(p);

@@ -43,7 +43,7 @@ struct product {
     std::int64_t slabs = 1;
     row_group group;           // CSR-vector only
     split_view split;          // row-split only (row_blocks filled in at launch)
-    int runs = 1;              // row-split: rows per window of runs (runs.hpp), 1 for none
+    int runs = 1;              // row-split: rows per window of runs (rules.hpp), 1 for none
     merge_view merge;          // merge-path only
     void* records = nullptr;   // merge-path: merge.count * n accumulators
     cudaStream_t stream = nullptr;
