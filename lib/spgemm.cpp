@@ -45,14 +45,6 @@ tcs::spgemm::algorithm algorithm_of(tcsSpGEMMAlg_t alg, cudaDataType data) {
     }
 }
 
-tcs::spgemm::math_mode math_of(tcsMath_t m) {
-    switch (m) {
-    case TCS_TF32_TENSOR_OP_MATH: return tcs::spgemm::math_mode::tf32;
-    case TCS_FP16_TENSOR_OP_MATH: return tcs::spgemm::math_mode::fp16;
-    default: return tcs::spgemm::math_mode::standard;
-    }
-}
-
 tcsSpGEMMShape shape_of(const tcsSpMatDescr& m) {
     return {m.rows, m.cols, m.nnz, m.offsets, m.columns, m.base, m.value_type};
 }
@@ -114,7 +106,7 @@ call check_call(tcsHandle_t handle, tcsOperation_t opA, tcsOperation_t opB, cons
     k.problem.b = csr_view_of(*b);
     k.problem.c_base = c->base == TCS_INDEX_BASE_ONE ? 1 : 0;
     k.problem.compute = value_type_of(computeType);
-    k.problem.math = math_of(handle->math_mode);
+    k.problem.math = math_mode_of(handle->math_mode);
     k.problem.stream = handle->stream;
     k.problem.device = &handle->device;
     return k;

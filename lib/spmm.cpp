@@ -1,12 +1,13 @@
-// tcsSpMM_*: argument checks, the choice of algorithm family, and the preprocess memo
-// (cuSPARSE's "active buffer" of matA). The kernels live in cpp/spmm.
+// tcsSpMM_*: argument checks, the family an algorithm value asks for, and the protocol
+// around the family's plan (cpp/spmm/plan.hpp): the size query, preprocess with its memo
+// (cuSPARSE's "active buffer" of matA), the run. The kernels live in cpp/spmm.
 #include "entry.hpp"
 #include "input_check.hpp"
 #include "objects.hpp"
 #include "spmm_rules.hpp"
 #include "views.hpp"
 
-#include "spmm/spmm.hpp"
+#include "spmm/plan.hpp"
 
 #include <cstdint>
 
@@ -18,32 +19,39 @@ struct call {
     const tcsSpMatDescr* a;
     tcs::spmm::problem problem;
     std::uint64_t key;  // what a preprocess analysis depends on
+    const tcs::spmm::plan* plan;
 };
 
 bool is_transposed(tcsOperation_t op) { return op != TCS_OPERATION_NON_TRANSPOSE; }
 
-// The family or kernel an algorithm value asks for, for A's format. DEFAULT: the rule
-// between families for CSR (select.hpp), the block family for BSR (the only one that
-// reads BSR). cuSPARSE's CSR values keep to the CSR family; BSR_ALG1 is cuSPARSE's BSR
-// algorithm, computed by the block family.
-tcs::spmm::algorithm algorithm_of(tcsSpMMAlg_t alg, bool bsr) {
+// The family, and for the CSR family the kernel, an algorithm value asks for.
+struct requested {
+    tcs::spmm::family family;
+    tcs::spmm::csr_kernel kernel = tcs::spmm::csr_kernel::automatic;
+};
+
+// For A's format. DEFAULT: the rule between families for CSR (select.hpp), the block
+// family for BSR (the only one that reads BSR). cuSPARSE's CSR values keep to the CSR
+// family; BSR_ALG1 is cuSPARSE's BSR algorithm, computed by the block family.
+requested requested_of(tcsSpMMAlg_t alg, bool bsr) {
+    using tcs::spmm::csr_kernel;
+    using tcs::spmm::family;
     switch (alg) {
-    case TCS_SPMM_ALG_DEFAULT:
-        return bsr ? tcs::spmm::algorithm::blocks : tcs::spmm::algorithm::families;
-    case TCS_SPMM_BSR_TC: return tcs::spmm::algorithm::blocks;
+    case TCS_SPMM_ALG_DEFAULT: return {bsr ? family::blocks : family::automatic};
+    case TCS_SPMM_BSR_TC: return {family::blocks};
     case TCS_SPMM_BSR_ALG1:
-        if (bsr) return tcs::spmm::algorithm::blocks;
+        if (bsr) return {family::blocks};
         break;
     case TCS_SPMM_CSR_ALG1:
     case TCS_SPMM_CSR_ALG2:
     case TCS_SPMM_CSR_ALG3:
-        if (!bsr) return tcs::spmm::algorithm::automatic;
+        if (!bsr) return {family::csr, csr_kernel::automatic};
         break;
     case TCS_SPMM_CSR_ROWSPLIT:
-        if (!bsr) return tcs::spmm::algorithm::row_split;
+        if (!bsr) return {family::csr, csr_kernel::row_split};
         break;
     case TCS_SPMM_CSR_MERGE:
-        if (!bsr) return tcs::spmm::algorithm::merge_path;
+        if (!bsr) return {family::csr, csr_kernel::merge_path};
         break;
     default: break;
     }
@@ -70,10 +78,10 @@ call check_call(tcsHandle_t& handle, tcsOperation_t opA, tcsOperation_t opB, con
         check_bsr32(*a, 4, "matA");
     else
         check_csr(*a, 4, "matA");
-    const tcs::spmm::algorithm family = algorithm_of(alg, bsr);
+    const requested asked = requested_of(alg, bsr);
     const bool ta = is_transposed(opA), tb = is_transposed(opB);
     // cuSPARSE's rule for BSR, and the block family's: A as stored.
-    check(!ta || family != tcs::spmm::algorithm::blocks, 1, "opA",
+    check(!ta || asked.family != tcs::spmm::family::blocks, 1, "opA",
           "must be TCS_OPERATION_NON_TRANSPOSE for BSR matrices and TCS_SPMM_BSR_TC",
           TCS_STATUS_NOT_SUPPORTED);
     const std::int64_t a_rows = bsr ? a->rows * a->row_block : a->rows;
@@ -90,7 +98,7 @@ call check_call(tcsHandle_t& handle, tcsOperation_t opA, tcsOperation_t opB, con
     check(supported_product_types(a->value_type, c->value_type, computeType), 8, "computeType",
           "does not fit the value types of A, B and C", TCS_STATUS_NOT_SUPPORTED);
 
-    call k_{a, product_of(*handle, *a, ta, alpha, beta, computeType), 0};
+    call k_{a, product_of(*handle, *a, ta, alpha, beta, computeType), 0, nullptr};
     tcs::spmm::problem& p = k_.problem;
     p.trans_b = tb;
     if (bsr) {
@@ -100,9 +108,11 @@ call check_call(tcsHandle_t& handle, tcsOperation_t opA, tcsOperation_t opB, con
     }
     p.b = dense_view_of(*b);
     p.c = dense_view_of(*c);
-    p.alg = family;
-    p.tf32 = handle->math_mode == TCS_TF32_TENSOR_OP_MATH;
-    if (family == tcs::spmm::algorithm::blocks) tcs::spmm::check_supported(p);
+    p.requested_family = asked.family;
+    p.requested_kernel = asked.kernel;
+    p.math = math_mode_of(handle->math_mode);
+    k_.plan = &tcs::spmm::plan_for(p);
+    k_.plan->check_supported(p);
 
     const std::uint64_t key = memo_key(
         {std::uint64_t(opA), std::uint64_t(opB), std::uint64_t(alg), std::uint64_t(computeType),
@@ -110,7 +120,7 @@ call check_call(tcsHandle_t& handle, tcsOperation_t opA, tcsOperation_t opB, con
          std::uint64_t(a->rows), std::uint64_t(a->cols), std::uint64_t(a->nnz),
          address_bits(a->offsets), address_bits(a->columns), std::uint64_t(a->base),
          std::uint64_t(a->offsets_type), std::uint64_t(a->format), std::uint64_t(a->row_block), std::uint64_t(a->col_block),
-         std::uint64_t(a->block_order), std::uint64_t(p.tf32)});
+         std::uint64_t(a->block_order), std::uint64_t(p.math == tcs::math_mode::tf32)});
     k_.key = key;
     return k_;
 }
@@ -127,7 +137,7 @@ extern "C" TCS_API tcsStatus_t tcsSpMM_bufferSize(tcsHandle_t handle, tcsOperati
     call k = check_call(handle, opA, opB, alpha, matA, matB, beta, matC, computeType, alg);
     check_not_null(bufferSize, 10, "bufferSize");
     check_device_code(*handle);
-    *bufferSize = tcs::spmm::buffer_size(k.problem);
+    *bufferSize = k.plan->buffer_size(k.problem);
     return TCS_STATUS_SUCCESS;
 } catch (...) {
     return status_from_exception(__func__);
@@ -141,12 +151,12 @@ extern "C" TCS_API tcsStatus_t tcsSpMM_preprocess(tcsHandle_t handle, tcsOperati
                                                   tcsSpMMAlg_t alg, void* externalBuffer) try {
     trace(__func__);
     call k = check_call(handle, opA, opB, alpha, matA, matB, beta, matC, computeType, alg);
-    const std::size_t needed = tcs::spmm::buffer_size(k.problem);
+    const std::size_t needed = k.plan->buffer_size(k.problem);
     check(needed == 0 || externalBuffer != nullptr, 10, "externalBuffer",
           "must not be NULL when tcsSpMM_bufferSize returned a size > 0");
     check_input(*handle, *k.a, 4, "matA");
     k.a->spmm_memo.publish(nullptr);  // a failed analysis leaves no active buffer
-    const tcs::spmm::analysis found = tcs::spmm::preprocess(k.problem, externalBuffer);
+    const tcs::spmm::analysis found = k.plan->preprocess(k.problem, externalBuffer);
     k.a->spmm_memo.publish(
         std::make_shared<const tcsSpMMMemo>(tcsSpMMMemo{externalBuffer, k.key, found}));
     return TCS_STATUS_SUCCESS;
@@ -162,7 +172,7 @@ extern "C" TCS_API tcsStatus_t tcsSpMM(tcsHandle_t handle, tcsOperation_t opA, t
     trace(__func__);
     call_timer timer(__func__);
     call k = check_call(handle, opA, opB, alpha, matA, matB, beta, matC, computeType, alg);
-    const std::size_t needed = tcs::spmm::buffer_size(k.problem);
+    const std::size_t needed = k.plan->buffer_size(k.problem);
     check(needed == 0 || externalBuffer != nullptr, 10, "externalBuffer",
           "must not be NULL when tcsSpMM_bufferSize returned a size > 0");
     check_input(*handle, *k.a, 4, "matA");
@@ -170,8 +180,8 @@ extern "C" TCS_API tcsStatus_t tcsSpMM(tcsHandle_t handle, tcsOperation_t opA, t
     const bool preprocessed = memo != nullptr;
     if (timer.on())
         log_product(timer, k.problem, *k.a, preprocessed, handle->stream);
-    tcs::spmm::run(k.problem, externalBuffer, preprocessed,
-                   preprocessed ? memo->found : tcs::spmm::analysis{});
+    k.plan->run(k.problem, externalBuffer, preprocessed,
+                preprocessed ? memo->found : tcs::spmm::analysis{});
     return TCS_STATUS_SUCCESS;
 } catch (...) {
     return status_from_exception(__func__);

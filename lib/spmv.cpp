@@ -3,15 +3,15 @@
 // one-column kernel (cpp/spmm/csr/single_column.cuh); the buffer and the preprocess memo
 // on matA are SpMM's. With opA = T, DEFAULT and CSR_ALG1 allow atomics, as cuSPARSE's
 // do: the product may then scatter A's nonzeros into y (cpp/spmm/csr/scatter_column.cuh;
-// csr_spmm.cu says when); CSR_ALG2 keeps the deterministic transposed copy. The kernels
-// live in cpp/spmm.
+// csr_spmm.cu says when); CSR_ALG2 keeps the deterministic transposed copy. The CSR
+// family's plan (cpp/spmm/plan.hpp) computes it.
 #include "entry.hpp"
 #include "input_check.hpp"
 #include "objects.hpp"
 #include "spmm_rules.hpp"
 #include "views.hpp"
 
-#include "spmm/spmm.hpp"
+#include "spmm/plan.hpp"
 
 #include <cstdint>
 
@@ -26,6 +26,7 @@ struct call {
     const tcsSpMatDescr* a;
     tcs::spmm::problem problem;
     std::uint64_t key;
+    const tcs::spmm::plan* plan;  // the CSR family's
 };
 
 void check_csr_algorithm(tcsSpMVAlg_t alg) {
@@ -70,11 +71,12 @@ call check_call(tcsHandle_t& handle, tcsOperation_t opA, const void* alpha,
     check(supported_product_types(a->value_type, y->value_type, computeType), 7, "computeType",
           "does not fit the value types of A, x and y", TCS_STATUS_NOT_SUPPORTED);
 
-    call k_{a, product_of(*handle, *a, ta, alpha, beta, computeType), 0};
+    call k_{a, product_of(*handle, *a, ta, alpha, beta, computeType), 0, nullptr};
     tcs::spmm::problem& p = k_.problem;
     p.b = column_of(*x);
     p.c = column_of(*y);
-    p.alg = tcs::spmm::algorithm::automatic;
+    p.requested_family = tcs::spmm::family::csr;  // its own rule picks the kernel
+    k_.plan = &tcs::spmm::plan_for(p);
     p.atomics = alg != TCS_SPMV_CSR_ALG2;  // only opA = T uses them
     k_.key = memo_key({kSpMVTag, std::uint64_t(ta), std::uint64_t(p.atomics),
                        std::uint64_t(computeType), std::uint64_t(x->value_type),
@@ -86,7 +88,7 @@ call check_call(tcsHandle_t& handle, tcsOperation_t opA, const void* alpha,
 }
 
 std::size_t checked_buffer(const call& k, const void* externalBuffer) {
-    const std::size_t needed = tcs::spmm::buffer_size(k.problem);
+    const std::size_t needed = k.plan->buffer_size(k.problem);
     check(needed == 0 || externalBuffer != nullptr, 9, "externalBuffer",
           "must not be NULL when tcsSpMV_bufferSize returned a size > 0");
     return needed;
@@ -102,7 +104,7 @@ extern "C" TCS_API tcsStatus_t tcsSpMV_bufferSize(tcsHandle_t handle, tcsOperati
     trace(__func__);
     const call k = check_call(handle, opA, alpha, matA, vecX, beta, vecY, computeType, alg);
     check_not_null(bufferSize, 9, "bufferSize");
-    *bufferSize = tcs::spmm::buffer_size(k.problem);
+    *bufferSize = k.plan->buffer_size(k.problem);
     return TCS_STATUS_SUCCESS;
 } catch (...) {
     return status_from_exception(__func__);
@@ -118,7 +120,7 @@ extern "C" TCS_API tcsStatus_t tcsSpMV_preprocess(tcsHandle_t handle, tcsOperati
     checked_buffer(k, externalBuffer);
     check_input(*handle, *k.a, 3, "matA");
     k.a->spmm_memo.publish(nullptr);  // a failed analysis leaves no active buffer
-    const tcs::spmm::analysis found = tcs::spmm::preprocess(k.problem, externalBuffer);
+    const tcs::spmm::analysis found = k.plan->preprocess(k.problem, externalBuffer);
     k.a->spmm_memo.publish(
         std::make_shared<const tcsSpMMMemo>(tcsSpMMMemo{externalBuffer, k.key, found}));
     return TCS_STATUS_SUCCESS;
@@ -140,8 +142,8 @@ extern "C" TCS_API tcsStatus_t tcsSpMV(tcsHandle_t handle, tcsOperation_t opA, c
     const bool preprocessed = memo != nullptr;
     if (timer.on())
         log_product(timer, k.problem, *k.a, preprocessed, handle->stream);
-    tcs::spmm::run(k.problem, externalBuffer, preprocessed,
-                   preprocessed ? memo->found : tcs::spmm::analysis{});
+    k.plan->run(k.problem, externalBuffer, preprocessed,
+                preprocessed ? memo->found : tcs::spmm::analysis{});
     return TCS_STATUS_SUCCESS;
 } catch (...) {
     return status_from_exception(__func__);

@@ -66,6 +66,14 @@ tcs::index_type index_type_of(tcsIndexType_t t) {
     throw tcs::error(tcs::errc::internal_error, "index type not validated");
 }
 
+tcs::math_mode math_mode_of(tcsMath_t m) {
+    switch (m) {
+    case TCS_TF32_TENSOR_OP_MATH: return tcs::math_mode::tf32;
+    case TCS_FP16_TENSOR_OP_MATH: return tcs::math_mode::fp16;
+    default: return tcs::math_mode::standard;
+    }
+}
+
 namespace {
 
 // The fields csr_view and csr_out share: sizes, index widths, value type and base.

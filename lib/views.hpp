@@ -27,6 +27,7 @@ template <class T> void destroy_live(const T* handle, const char* name, const ch
 
 tcs::value_type value_type_of(cudaDataType t);  // one of the four valid types
 tcs::index_type index_type_of(tcsIndexType_t t);  // TCS_INDEX_32I or TCS_INDEX_64I
+tcs::math_mode math_mode_of(tcsMath_t m);  // the handle's tcsSetMathMode, for SpGEMM and SpMM
 tcs::csr_view csr_view_of(const tcsSpMatDescr& d);  // CSR with 32- or 64-bit indices
 // SpGEMM's C (checked by check_csr_indices), its values at `values`.
 tcs::csr_out csr_out_of(const tcsSpMatDescr& d, void* values);

@@ -21,9 +21,9 @@ if(CMAKE_SYSTEM_NAME STREQUAL "Linux" AND CMAKE_CXX_COMPILER_ID MATCHES "GNU|Cla
        ${PROJECT_SOURCE_DIR}/cpp/spgemm/hash/*.cu ${PROJECT_SOURCE_DIR}/cpp/spgemm/tiles/*.cu
        ${PROJECT_SOURCE_DIR}/cpp/formats/bitmap_tiles.cu)
   file(GLOB TCS_API_EMU_SPMM_KERNELS
-       ${PROJECT_SOURCE_DIR}/cpp/spmm/*.cu ${PROJECT_SOURCE_DIR}/cpp/spmm/csr/*.cu
+       ${PROJECT_SOURCE_DIR}/cpp/spmm/*.cpp ${PROJECT_SOURCE_DIR}/cpp/spmm/csr/*.cu
        ${PROJECT_SOURCE_DIR}/cpp/spmm/blocks/*.cu ${PROJECT_SOURCE_DIR}/cpp/formats/dense_blocks.cu
-       ${PROJECT_SOURCE_DIR}/cpp/formats/row_reorder.cu)
+       ${PROJECT_SOURCE_DIR}/cpp/formats/row_reorder.cu ${PROJECT_SOURCE_DIR}/cpp/formats/dense.cu)
   # The CSR SpMM launchers (every kernel of every element type) stand aside for
   # api_emulated/no_csr_products.cpp, which stops a program that reaches one.
   list(FILTER TCS_API_EMU_SPMM_KERNELS EXCLUDE REGEX "/spmm/csr/(multiply|single)_[a-z0-9]+\\.cu$")
@@ -43,7 +43,7 @@ if(CMAKE_SYSTEM_NAME STREQUAL "Linux" AND CMAKE_CXX_COMPILER_ID MATCHES "GNU|Cla
   add_library(tcs_api_emu_spmm OBJECT ${TCS_API_EMU_SPMM_KERNELS}
               ${CMAKE_CURRENT_SOURCE_DIR}/api_emulated/no_csr_products.cpp)
   target_include_directories(tcs_api_emu_spmm BEFORE PRIVATE
-    ${CMAKE_CURRENT_SOURCE_DIR}/blocks_emulation/emu ${CMAKE_CURRENT_SOURCE_DIR}/csr_emulation/emu
+    ${CMAKE_CURRENT_SOURCE_DIR}/blocks_emulation/emu
     ${CMAKE_CURRENT_SOURCE_DIR}/hash_emulation/emu)
   foreach(objects tcs_api_emu_spgemm tcs_api_emu_spmm)
     target_include_directories(${objects} PRIVATE ${PROJECT_SOURCE_DIR}/cpp

@@ -9,6 +9,7 @@ if(CMAKE_SYSTEM_NAME STREQUAL "Linux")  # ucontext fibers
   set(TCS_BLOCKS_EMU_KERNELS
       ${PROJECT_SOURCE_DIR}/cpp/formats/dense_blocks.cu
       ${PROJECT_SOURCE_DIR}/cpp/formats/row_reorder.cu
+      ${PROJECT_SOURCE_DIR}/cpp/formats/dense.cu
       ${PROJECT_SOURCE_DIR}/cpp/spmm/blocks/blocks_spmm.cu
       ${PROJECT_SOURCE_DIR}/cpp/spmm/blocks/multiply_f16.cu
       ${PROJECT_SOURCE_DIR}/cpp/spmm/blocks/multiply_bf16.cu

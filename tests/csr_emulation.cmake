@@ -7,7 +7,7 @@ if(CMAKE_SYSTEM_NAME STREQUAL "Linux")  # ucontext fibers
   set(TCS_CSR_EMU_KERNELS
       ${PROJECT_SOURCE_DIR}/cpp/spmm/csr/csr_spmm.cu
       ${PROJECT_SOURCE_DIR}/cpp/spmm/csr/transpose.cu
-      ${PROJECT_SOURCE_DIR}/cpp/spmm/csr/rowwise.cu
+      ${PROJECT_SOURCE_DIR}/cpp/formats/dense.cu
       ${PROJECT_SOURCE_DIR}/cpp/spmm/csr/multiply_f32.cu
       ${PROJECT_SOURCE_DIR}/cpp/spmm/csr/multiply_f64.cu
       ${PROJECT_SOURCE_DIR}/cpp/spmm/csr/multiply/f32_f32_i32.cu
@@ -22,10 +22,10 @@ if(CMAKE_SYSTEM_NAME STREQUAL "Linux")  # ucontext fibers
     ${CMAKE_CURRENT_SOURCE_DIR}/hash_emulation/emu/simt.cpp
     ${CMAKE_CURRENT_SOURCE_DIR}/hash_emulation/emu/runtime.cpp
     ${TCS_CSR_EMU_KERNELS})
-  # The emulation's headers (spmm/csr/kernel_launch.cuh, cuda_runtime.h, cub/...) come
+  # The emulation's headers (core/kernel_launch.hpp, cuda_runtime.h, cub/...) come
   # before the toolkit's and the library's.
   target_include_directories(csr_emulation BEFORE PRIVATE
-    ${CMAKE_CURRENT_SOURCE_DIR}/csr_emulation/emu ${CMAKE_CURRENT_SOURCE_DIR}/blocks_emulation/emu
+    ${CMAKE_CURRENT_SOURCE_DIR}/blocks_emulation/emu
     ${CMAKE_CURRENT_SOURCE_DIR}/hash_emulation/emu)
   target_include_directories(csr_emulation PRIVATE ${PROJECT_SOURCE_DIR}/cpp ${PROJECT_SOURCE_DIR}/include)
   target_link_libraries(csr_emulation PRIVATE tcs_test_support)

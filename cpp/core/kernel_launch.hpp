@@ -1,8 +1,8 @@
 // How kernels are launched and reach dynamic shared memory: the only two places that
 // need CUDA's launch syntax and `extern __shared__`, so that the host tests
-// (tests/hash_emulation, tests/tiles_emulation, tests/blocks_emulation) run the same
-// kernels on the CPU by giving their own version of this file. Used by the hash and tile
-// SpGEMM, the block SpMM and their format conversions.
+// (tests/hash_emulation, tests/tiles_emulation, tests/blocks_emulation, tests/csr_emulation)
+// run the same kernels on the CPU by giving their own version of this file. Used by every
+// kernel family and the format conversions.
 #pragma once
 
 #include "core/error.hpp"
@@ -38,9 +38,10 @@ int resident_blocks(Kernel kernel, int threads, std::size_t smem) {
     return blocks > 0 ? blocks : 1;
 }
 
-// kernel<<<grid, threads, smem, stream>>>(args...), checked.
+// kernel<<<grid, threads, smem, stream>>>(args...), checked. grid: a count of blocks, or
+// a dim3 for kernels that take a second grid dimension (column slabs, column tiles).
 template <class... Params, class... Args>
-void launch(const char* what, void (*kernel)(Params...), int grid, int threads, std::size_t smem,
+void launch(const char* what, void (*kernel)(Params...), dim3 grid, int threads, std::size_t smem,
             cudaStream_t stream, Args... args) {
     check_no_pending_error();
     kernel<<<grid, threads, smem, stream>>>(args...);

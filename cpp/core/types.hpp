@@ -13,6 +13,10 @@ namespace tcs {
 
 enum class value_type { f32, f64, f16, bf16 };
 
+// The arithmetic the caller allows beyond the data's precision (tcsSetMathMode), for
+// SpGEMM and SpMM alike: tf32 lets fp32 data round to TF32 on tensor cores, fp16 to fp16.
+enum class math_mode { standard, tf32, fp16 };
+
 inline std::size_t size_of(value_type t) {
     switch (t) {
     case value_type::f32: return 4;

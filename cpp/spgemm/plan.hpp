@@ -24,15 +24,12 @@
 
 namespace tcs::spgemm {
 
-// The arithmetic the caller allows beyond the data's precision (tcsSetMathMode).
-enum class math_mode { standard, tf32, fp16 };
-
 struct problem {
     csr_view a;  // m x k
     csr_view b;  // k x n, of a's value type (as is C)
     int c_base = 0;
     value_type compute = value_type::f32;  // a.type for fp32/fp64 data, f32 for 16-bit data
-    math_mode math = math_mode::standard;
+    math_mode math = math_mode::standard;  // core/types.hpp
     cudaStream_t stream = nullptr;
     const device_info* device = nullptr;
 };

@@ -1,9 +1,8 @@
-// The SpMM interface between the C layer and the kernels:
-//   C = alpha * op(A) * op(B) + beta * C, A CSR or BSR (32-bit indices), B and C dense.
-// The C layer checks arguments and resolves the pointer mode; these functions choose
-// and run a kernel family (select.hpp): the CSR family (csr/) or the tensor-core block
-// family (blocks/). All run on p.stream and allocate nothing; only preprocess may wait
-// for the stream (the counts of long rows and runs, the block counts).
+// What SpMM's families compute, as the C layer hands it over:
+//   C = alpha * op(A) * op(B) + beta * C, A CSR or BSR (32-bit indices), B and C dense,
+// the family (and CSR kernel) asked for, and what a preprocess analysis found. The
+// families behind plan.hpp's interface: the CSR family (csr/) and the tensor-core block
+// family (blocks/); select.cpp picks the plan for a problem.
 #pragma once
 
 #include "core/device.hpp"
@@ -16,15 +15,23 @@
 
 namespace tcs::spmm {
 
-enum class algorithm {
-    families,   // TCS_SPMM_ALG_DEFAULT: the block family or the CSR family (select.hpp)
-    automatic,  // the CSR family's measured rule picks one of its kernels below
-    row_split,
-    merge_path,
+// Which family computes the product. The C layer maps the public TCS_SPMM_* values to a
+// family and, for the CSR family, a kernel (lib/spmm.cpp).
+enum class family {
+    automatic,  // TCS_SPMM_ALG_DEFAULT with a CSR A: the block or the CSR family (select.hpp)
+    csr,        // the CSR family (csr/): CSR_ALG1/2/3, CSR_ROWSPLIT, CSR_MERGE, every SpMV
+    blocks,     // dense blocks on tensor cores (blocks/): TCS_SPMM_BSR_TC, BSR_ALG1, any BSR A
+};
+
+// The CSR family's kernels. Where the family is automatic or blocks and the CSR family
+// computes after all, its own rule picks (automatic).
+enum class csr_kernel {
+    automatic,    // the CSR family's rule picks one of the kernels below (csr/rules.hpp)
+    row_split,    // TCS_SPMM_CSR_ROWSPLIT
+    merge_path,   // TCS_SPMM_CSR_MERGE
     vector_rows,  // CSR-vector: no public value, only the automatic rule picks it
     scatter,      // op(A) = A^T times one column by atomic adds (csr/scatter_column.cuh): no
                   // public value, the CSR family takes it where problem::atomics allows
-    blocks,       // dense blocks on tensor cores (TCS_SPMM_BSR_TC, BSR_ALG1, any BSR A)
 };
 
 // The block family's row order: its own choice, A's order, or the signature order
@@ -37,12 +44,13 @@ struct problem {
     csr_view a;            // as stored: a.rows x a.cols (when A is CSR)
     bool a_is_bsr = false; // A is BSR (only the blocks family): bsr below
     bsr_view bsr;
-    bool tf32 = false;     // the handle's math mode lets fp32 data round to TF32
+    math_mode math = math_mode::standard;  // tf32: fp32 data may round to TF32 (blocks)
     dense_view b;          // as stored
     dense_view c;          // m x n
     value_type compute = value_type::f32;
     scalar_arg alpha, beta;
-    algorithm alg = algorithm::families;
+    family requested_family = family::automatic;
+    csr_kernel requested_kernel = csr_kernel::automatic;  // read by the CSR family only
     // The caller accepts results that differ from run to run in rounding (cuSPARSE's
     // non-deterministic algorithms): SpMV with opA = T then scatters with atomics.
     bool atomics = false;
@@ -54,13 +62,6 @@ struct problem {
 // The block family's block: rows x columns (formats/dense_blocks.hpp).
 inline constexpr int kBlockRows = 32;
 inline constexpr int kBlockColumns = 16;
-
-// Throws when the family p.alg names cannot compute p here: the block family needs
-// sm_80 (arch_mismatch) and fewer than 2^31 entries in A (insufficient_resources).
-void check_supported(const problem& p);
-
-// Bytes of external buffer needed by preprocess and run (may be 0).
-std::size_t buffer_size(const problem& p);
 
 // What the block family's analysis counted (formats/dense_blocks.hpp), -1 where it was
 // not read back (preprocess while the stream was being captured).
@@ -78,7 +79,7 @@ struct block_counts {
 };
 
 // What preprocess counted in A's structure, for run: the rows per window of runs of rows
-// with one pattern (runs.hpp; 1: none) and row-split's long rows per tier (-1: not
+// with one pattern (csr/rules.hpp; 1: none) and row-split's long rows per tier (-1: not
 // counted); whether the automatic rule chose the block family, and its counts.
 struct analysis {
     int runs = 1;
@@ -86,17 +87,5 @@ struct analysis {
     bool blocks = false;  // the block family computes (its format is in the buffer)
     block_counts counts;
 };
-
-// Writes what depends only on A's structure (the transposed copy, row-split's list of
-// long rows, merge-path's partition) into buffer; then, for row-split plans with long
-// rows or runs of rows with one pattern (runs.hpp), counts them and waits for the
-// counts (not while the stream is being captured). Returns the counts to pass to run.
-analysis preprocess(const problem& p, void* buffer);
-
-// Runs the product, asynchronously. `preprocessed`: preprocess() ran earlier on this
-// same buffer with the same parameters, so what it wrote is reused, and `found` is what
-// it returned; otherwise the run writes it first and ignores `found` (the results are
-// the same bits either way).
-void run(const problem& p, void* buffer, bool preprocessed, const analysis& found = {});
 
 }  // namespace tcs::spmm

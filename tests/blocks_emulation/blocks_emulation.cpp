@@ -21,9 +21,7 @@
 #include "emulated_indices.hpp"
 #include "emulation_check.hpp"
 #include "simt.hpp"
-#include "spmm/blocks/blocks_spmm.hpp"
-#include "spmm/csr/csr_spmm.hpp"
-#include "spmm/csr/rowwise.hpp"
+#include "spmm/plan.hpp"
 #include "spmm/select.hpp"
 #include "tcs_test_support.h"
 
@@ -39,50 +37,6 @@
 #include <numeric>
 #include <string>
 #include <vector>
-
-// ---- CPU stand-ins for the two pieces of the CSR family the block family calls --------
-namespace tcs::spmm::csr {
-std::int64_t rowwise_stride(std::int64_t n, std::size_t element_bytes) {
-    const std::int64_t v = 16 / std::int64_t(element_bytes);
-    return (n + v - 1) / v * v;
-}
-void copy_rowwise(const void* src, std::int64_t ld, std::int64_t k, std::int64_t n,
-                  std::size_t element_bytes, void* dst, std::int64_t dst_stride, cudaStream_t) {
-    const auto* s = static_cast<const unsigned char*>(src);
-    auto* d = static_cast<unsigned char*>(dst);
-    for (std::int64_t kk = 0; kk < k; ++kk)
-        for (std::int64_t j = 0; j < dst_stride; ++j) {
-            unsigned char* out = d + std::size_t(kk * dst_stride + j) * element_bytes;
-            if (j < n)
-                std::memcpy(out, s + std::size_t(kk + j * ld) * element_bytes, element_bytes);
-            else
-                std::memset(out, 0, element_bytes);
-        }
-}
-// Only reached for C = beta * C (no entries in A).
-void run(const problem& p, void*, bool, const analysis&) {
-    if (p.a.nnz != 0) emu::fail("csr::run stand-in called with entries");
-    const double beta = p.beta.type == value_type::f64 ? *static_cast<const double*>(p.beta.ptr)
-                                                       : *static_cast<const float*>(p.beta.ptr);
-    for (std::int64_t i = 0; i < p.c.rows; ++i)
-        for (std::int64_t j = 0; j < p.c.cols; ++j) {
-            const std::int64_t at = p.c.row_major ? i * p.c.ld + j : i + j * p.c.ld;
-            if (p.c.type == value_type::f64) {
-                double& x = static_cast<double*>(p.c.values)[at];
-                x = beta == 0.0 ? 0.0 : beta * x;
-            } else if (p.c.type == value_type::f32) {
-                float& x = static_cast<float*>(p.c.values)[at];
-                x = beta == 0.0 ? 0.0f : float(beta) * x;
-            } else if (p.c.type == value_type::f16) {
-                __half& x = static_cast<__half*>(p.c.values)[at];
-                x = __float2half_rn(beta == 0.0 ? 0.0f : float(beta) * __half2float(x));
-            } else {
-                __nv_bfloat16& x = static_cast<__nv_bfloat16*>(p.c.values)[at];
-                x = __float2bfloat16_rn(beta == 0.0 ? 0.0f : float(beta) * __bfloat162float(x));
-            }
-        }
-}
-}  // namespace tcs::spmm::csr
 
 namespace {
 
@@ -339,16 +293,16 @@ outcome multiply(const operand_a& A, const config& c, std::int64_t m, std::int64
     p.beta.ptr = dbl ? static_cast<const void*>(&scalars[1]) : &scalars_f[1];
     p.alpha.on_device = p.beta.on_device = c.device_scalars;
     p.alpha.type = p.beta.type = p.compute;
-    p.alg = c.families ? tcs::spmm::algorithm::families : tcs::spmm::algorithm::blocks;
-    p.tf32 = c.tf32;
+    p.requested_family = c.families ? tcs::spmm::family::automatic : tcs::spmm::family::blocks;
+    p.math = c.tf32 ? tcs::math_mode::tf32 : tcs::math_mode::standard;
     p.device = &dev;
 
-    const std::size_t bytes = tcs::spmm::blocks::buffer_size(p);
-    if (tcs::spmm::blocks::buffer_size(p) != bytes) std::abort();
+    const std::size_t bytes = tcs::spmm::blocks_family_plan().buffer_size(p);
+    if (tcs::spmm::blocks_family_plan().buffer_size(p) != bytes) std::abort();
     buffer work(bytes);
     outcome out;
-    if (preprocess) out.found = tcs::spmm::blocks::preprocess(p, work.get());
-    tcs::spmm::blocks::run(p, work.get(), preprocess);
+    if (preprocess) out.found = tcs::spmm::blocks_family_plan().preprocess(p, work.get());
+    tcs::spmm::blocks_family_plan().run(p, work.get(), preprocess, out.found);
     const auto* bytes_c = static_cast<const unsigned char*>(cdev.get());
     out.c.assign(bytes_c, bytes_c + std::size_t((c.c_row_major ? m : n) * ldc) * bytes_of(c.c_type));
     return out;
@@ -533,10 +487,10 @@ bool check_not_built(const tcst_csr& matrix, const config& c, const tcs::device_
     p.alpha = {&one, false, value_type::f64};
     p.beta = {&zero, false, value_type::f64};
     p.compute = value_type::f64;
-    p.alg = tcs::spmm::algorithm::families;
+    p.requested_family = tcs::spmm::family::automatic;
     p.device = &dev;
-    buffer work(tcs::spmm::blocks::buffer_size(p));
-    const tcs::spmm::analysis found = tcs::spmm::blocks::preprocess(p, work.get());
+    buffer work(tcs::spmm::blocks_family_plan().buffer_size(p));
+    const tcs::spmm::analysis found = tcs::spmm::blocks_family_plan().preprocess(p, work.get());
     CHECK(!found.counts.built && found.counts.blocks > 0, "%s: built %d, %lld blocks", c.name,
           int(found.counts.built), (long long)found.counts.blocks);
     return true;
@@ -735,14 +689,14 @@ bool check_duplicates(const tcs::device_info& dev) {
     p.alpha = {&one, false, value_type::f64};
     p.beta = {&zero, false, value_type::f64};
     p.compute = value_type::f64;
-    p.alg = tcs::spmm::algorithm::blocks;
+    p.requested_family = tcs::spmm::family::blocks;
     p.device = &dev;
-    buffer work(tcs::spmm::blocks::buffer_size(p));
-    const tcs::spmm::analysis found = tcs::spmm::blocks::preprocess(p, work.get());
+    buffer work(tcs::spmm::blocks_family_plan().buffer_size(p));
+    const tcs::spmm::analysis found = tcs::spmm::blocks_family_plan().preprocess(p, work.get());
     CHECK(found.counts.duplicates == 1, "duplicates: %lld rows reported, expected 1",
           (long long)found.counts.duplicates);
     std::reverse(ci.begin(), ci.begin() + 3);  // unsorted: 1, 4, 1
-    const tcs::spmm::analysis again = tcs::spmm::blocks::preprocess(p, work.get());
+    const tcs::spmm::analysis again = tcs::spmm::blocks_family_plan().preprocess(p, work.get());
     CHECK(again.counts.duplicates == 1 && again.counts.unsorted_rows == 1,
           "duplicates in an unsorted row: %lld reported", (long long)again.counts.duplicates);
     return true;
@@ -791,13 +745,13 @@ bool corrupt_once(const tcst_csr& m, config c, tcst_rng* rng, const tcs::device_
     p.compute = dbl ? value_type::f64 : value_type::f32;
     p.alpha = {dbl ? static_cast<const void*>(&one) : &one_f, false, p.compute};
     p.beta = {dbl ? static_cast<const void*>(&zero) : &zero_f, false, p.compute};
-    p.alg = tcs::spmm::algorithm::blocks;
+    p.requested_family = tcs::spmm::family::blocks;
     p.device = &dev;
     std::unique_ptr<tcst::guarded> work;
     try {
-        work = std::make_unique<tcst::guarded>(tcs::spmm::blocks::buffer_size(p));
-        (void)tcs::spmm::blocks::preprocess(p, work->get());
-        tcs::spmm::blocks::run(p, work->get(), true);
+        work = std::make_unique<tcst::guarded>(tcs::spmm::blocks_family_plan().buffer_size(p));
+        (void)tcs::spmm::blocks_family_plan().preprocess(p, work->get());
+        tcs::spmm::blocks_family_plan().run(p, work->get(), true, {});
     } catch (const tcs::error&) {
         ++refused;
     }
@@ -834,7 +788,7 @@ void corrupt_suite(const tcs::device_info& dev, int rounds) {
 static bool check_hand_off_rule() {
     using namespace tcs::spmm;
     problem p;
-    p.alg = algorithm::blocks;
+    p.requested_family = family::blocks;
     p.a.type = value_type::f64;
     block_counts graph;  // a power-law graph: about one nonzero per row of op(B) loaded
     graph.blocks = 1000, graph.entries = 11000, graph.distinct = 10000;
@@ -849,10 +803,11 @@ static bool check_hand_off_rule() {
     bsr.a_is_bsr = true;
     CHECK(!blocks_hand_off(bsr, graph), "BSR_TC handed a BSR A off");
     problem def = p;
-    def.alg = algorithm::families;
+    def.requested_family = family::automatic;
     CHECK(!blocks_hand_off(def, graph), "the hand-off applied to DEFAULT");
     // Looser than DEFAULT's: what DEFAULT keeps on the blocks, BSR_TC keeps too.
-    CHECK(kBlocksExplicitMinReuse < kBlocksMinReuseHalf && kBlocksExplicitMinReuse < kBlocksMinReuseWide,
+    CHECK(blocks::kBlocksExplicitMinReuse < blocks::kBlocksMinReuseHalf &&
+              blocks::kBlocksExplicitMinReuse < blocks::kBlocksMinReuseWide,
           "BSR_TC's threshold is not looser than DEFAULT's");
     std::printf("  BSR_TC's hand-off rule\n");
     return true;

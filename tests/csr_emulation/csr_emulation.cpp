@@ -13,7 +13,7 @@
 #include "emulated_indices.hpp"
 #include "emulation_check.hpp"
 #include "simt.hpp"
-#include "spmm/csr/csr_spmm.hpp"
+#include "spmm/plan.hpp"
 #include "spmm/csr/product.hpp"
 #include "tcs_test_support.h"
 
@@ -47,7 +47,7 @@ struct config {
     std::int64_t n = 8;
     int base = 0;
     bool b_row = true, c_row = true;
-    spmm::algorithm alg = spmm::algorithm::automatic;
+    spmm::csr_kernel alg = spmm::csr_kernel::automatic;
     bool preprocess = true;
     double beta = 0.0;
     bool atomics = false;  // SpMV with opA = T may scatter (problem::atomics)
@@ -97,13 +97,13 @@ std::vector<unsigned char> multiply(const tcst_csr& a, const config& c, bool wid
     float scalars_f[2] = {1.5f, float(c.beta)};
     p.alpha = {c.dbl ? static_cast<const void*>(&scalars[0]) : &scalars_f[0], false, p.compute};
     p.beta = {c.dbl ? static_cast<const void*>(&scalars[1]) : &scalars_f[1], false, p.compute};
-    p.alg = c.alg;
+    p.requested_kernel = c.alg;
     p.atomics = c.atomics;
     p.device = &dev;
-    buffer work(spmm::csr::buffer_size(p));
+    buffer work(spmm::csr_family_plan().buffer_size(p));
     spmm::analysis found;
-    if (c.preprocess) found = spmm::csr::preprocess(p, work.get());
-    spmm::csr::run(p, work.get(), c.preprocess, found);
+    if (c.preprocess) found = spmm::csr_family_plan().preprocess(p, work.get());
+    spmm::csr_family_plan().run(p, work.get(), c.preprocess, found);
     const auto* bytes = static_cast<const unsigned char*>(cdev.get());
     std::vector<unsigned char> out(bytes, bytes + std::size_t(m * n) * vs);
     // back to row-major order for the comparisons
@@ -117,11 +117,11 @@ std::vector<unsigned char> multiply(const tcst_csr& a, const config& c, bool wid
     return out;
 }
 
-const char* alg_name(spmm::algorithm a) {
+const char* alg_name(spmm::csr_kernel a) {
     switch (a) {
-    case spmm::algorithm::row_split: return "row-split";
-    case spmm::algorithm::merge_path: return "merge-path";
-    case spmm::algorithm::vector_rows: return "CSR-vector";
+    case spmm::csr_kernel::row_split: return "row-split";
+    case spmm::csr_kernel::merge_path: return "merge-path";
+    case spmm::csr_kernel::vector_rows: return "CSR-vector";
     default: return "automatic";
     }
 }
@@ -218,9 +218,9 @@ tcst_csr mixed(std::int64_t rows, std::int64_t cols, int max_len, int long_every
 // SUCCESS. Sizes only: nothing is read from the fake arrays.
 void check_buffer_bounds(const tcs::device_info& dev) {
     std::printf("  buffer bounds\n");
-    const spmm::algorithm algs[] = {spmm::algorithm::merge_path, spmm::algorithm::row_split,
-                                    spmm::algorithm::automatic};
-    for (spmm::algorithm alg : algs)
+    const spmm::csr_kernel algs[] = {spmm::csr_kernel::merge_path, spmm::csr_kernel::row_split,
+                                    spmm::csr_kernel::automatic};
+    for (spmm::csr_kernel alg : algs)
         for (int trans = 0; trans < 2; ++trans) {
             const std::int64_t ns[] = {std::int64_t(1) << 62, std::int64_t(1) << 31,
                                        std::int64_t(INT_MAX), std::int64_t(INT_MAX) - 1};
@@ -238,12 +238,12 @@ void check_buffer_bounds(const tcs::device_info& dev) {
                 p.b = {k, n, k, reinterpret_cast<void*>(std::uintptr_t(0x40000)), p.a.type, false};
                 p.c = {m, n, m, reinterpret_cast<void*>(std::uintptr_t(0x50000)), p.a.type, false};
                 p.compute = p.a.type;
-                p.alg = alg;
+                p.requested_kernel = alg;
                 p.device = &dev;
                 std::size_t bytes = 0;
                 tcs::errc code = tcs::errc(0);
                 try {
-                    bytes = spmm::csr::buffer_size(p);
+                    bytes = spmm::csr_family_plan().buffer_size(p);
                 } catch (const tcs::error& e) {
                     code = e.code();
                 }
@@ -253,7 +253,7 @@ void check_buffer_bounds(const tcs::device_info& dev) {
                 // at a time: its copies are those of 32 columns.)
                 const bool ok = bounded ? code == tcs::errc::insufficient_resources
                                         : code == tcs::errc(0) &&
-                                              (alg != spmm::algorithm::merge_path ||
+                                              (alg != spmm::csr_kernel::merge_path ||
                                                bytes >= std::size_t(n) * 4);
                 if (!ok) {
                     std::printf("FAIL buffer bounds: %s op %c n=%lld: status %d, %zu bytes\n",
@@ -269,14 +269,14 @@ void run_suite(const tcs::device_info& dev) {
     tcst_csr a = mixed(300, 260, 9, 61, 250, seed);
     tcst_csr runs;  // consecutive rows with one pattern: row-split's windows of runs
     if (tcst_gen_stencil27(5, 5, 4, 4, seed + 1, &runs) != 0) std::abort();
-    const spmm::algorithm algs[] = {spmm::algorithm::row_split, spmm::algorithm::merge_path,
-                                    spmm::algorithm::automatic};
+    const spmm::csr_kernel algs[] = {spmm::csr_kernel::row_split, spmm::csr_kernel::merge_path,
+                                    spmm::csr_kernel::automatic};
     const std::int64_t ns[] = {1, 8, 40};
     int count = 0;
     for (int dbl = 0; dbl < 2; ++dbl)
         for (int ta = 0; ta < 2; ++ta)
             for (std::int64_t n : ns)
-                for (spmm::algorithm alg : algs) {
+                for (spmm::csr_kernel alg : algs) {
                     config c;
                     c.dbl = dbl;
                     c.trans_a = ta;
@@ -294,7 +294,7 @@ void run_suite(const tcs::device_info& dev) {
         config c;
         c.dbl = dbl;
         c.n = dbl ? 24 : 40;  // runs need 16 or more column lanes
-        c.alg = spmm::algorithm::row_split;
+        c.alg = spmm::csr_kernel::row_split;
         c.base = 1;
         check("runs of rows", runs, c, dev);
     }

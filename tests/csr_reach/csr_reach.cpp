@@ -14,8 +14,7 @@
 //     lanes.
 #include "spmm/csr/geometry.hpp"
 #include "spmm/csr/reachable.hpp"
-#include "spmm/csr/rowwise.hpp"
-#include "spmm/csr/runs.hpp"
+#include "spmm/csr/rules.hpp"
 
 #include <cstdint>
 #include <cstdio>

@@ -33,7 +33,7 @@
 namespace {
 
 using tcs::value_type;
-using tcs::spgemm::math_mode;
+using tcs::math_mode;
 using tcs::spgemm::problem;
 
 using tcst::failures;

@@ -1,6 +1,19 @@
-// The block family's entry (blocks_spmm.hpp): what a call needs (shape), where it lives in
-// the caller's buffer (carve), the build of the format (analyse), and how a run becomes a
-// product launch for its precision (product.hpp, kernel.cuh).
+// The tensor-core block family of SpMM (SMaT family, with condensed columns) behind
+// plan.hpp's interface (blocks_family_plan): A, CSR or BSR, is turned into the
+// dense-block format (formats/dense_blocks.hpp) in the caller's buffer, and the blocks are
+// multiplied on tensor cores (kernel.cuh). Here: what a call needs (shape), where it
+// lives in the caller's buffer (carve), the build of the format (analyse), and how a run
+// becomes a product launch for its precision (product.hpp).
+//
+// check_supported throws arch_mismatch on a device older than sm_80 (no mma.sync of these
+// shapes), and insufficient_resources when A has 2^31 entries or more (BSR: every element
+// of its blocks); opA must be non-transposed (cuSPARSE's rule for BSR: the C layer checks
+// it). The buffer holds the format, bounded by A's entries and rows, never by what the
+// analysis finds, so the size query needs no data
+// (docs/algorithms/spmm-blocks.md, "Buffer size without an analysis"). preprocess
+// builds the format and waits for the stream once to read its counts (not while the
+// stream is being captured: then the counts stay -1); a run without preprocess builds
+// the format first, on the stream, without waiting.
 //
 // Buffer layout (one carving serves the size query, preprocess and run):
 //   shared region  the build's scratch (sortedness flags, row signatures and their sort,
@@ -8,15 +21,15 @@
 //                  a run, the row-wise copy of a column-wise op(B)
 //   kept           the format: order, row starts, block offsets, schedule, columns and
 //                  masks of at most group_bound blocks, value_index, the summary
-#include "spmm/blocks/blocks_spmm.hpp"
+#include "spmm/plan.hpp"
 
+#include "core/alignment.hpp"
 #include "core/error.hpp"
 #include "core/workspace.hpp"
+#include "formats/dense.hpp"
 #include "formats/dense_blocks.hpp"
 #include "spmm/blocks/product.hpp"
-#include "spmm/csr/csr_spmm.hpp"
-#include "spmm/csr/rowwise.hpp"
-#include "spmm/select.hpp"
+#include "spmm/blocks/rules.hpp"
 
 #include <algorithm>
 #include <climits>
@@ -42,7 +55,7 @@ precision precision_of(const problem& p) {
     case value_type::f16: return precision::f16;
     case value_type::bf16: return precision::bf16;
     case value_type::f64: return precision::f64;
-    default: return p.tf32 ? precision::tf32 : precision::f32_on_f64;
+    default: return p.math == math_mode::tf32 ? precision::tf32 : precision::f32_on_f64;
     }
 }
 
@@ -51,18 +64,6 @@ precision precision_of(const problem& p) {
 bool on_dmma(precision k) { return k == precision::f64 || k == precision::f32_on_f64; }
 int tile_width(precision k) { return on_dmma(k) ? 8 : 16; }
 int max_tiles(precision k) { return on_dmma(k) ? 2 : 4; }
-
-// Windows the kernel cuts over the warps of a thread block (kernel.cuh): with few windows
-// (a small matrix: the device would wait on their serial chains of blocks) every window
-// of 4 blocks or more; with many, only the very long ones. A function of the
-// window count alone, so that the sums do not depend on the device.
-int split_groups_for(std::int64_t windows) { return windows < 2048 ? 4 : 32; }
-
-// Thread blocks of 16 warps, each window cut into 16 ranges, where the matrix has fewer
-// than 64 windows (2048 rows): the windows alone would leave most of the device idle
-// while each waits on its chain of blocks. With more windows the wide blocks (one per SM
-// by shared memory) run in waves and lose. Also a function of the window count alone.
-bool wide_for(std::int64_t windows) { return windows < 64; }
 
 shape shape_of(const problem& p) {
     shape s;
@@ -90,7 +91,7 @@ shape shape_of(const problem& p) {
     if (slices * windows >= INT_MAX) fail(errc::insufficient_resources, "SpMM blocks: grid too large");
     s.slices = int(slices);
     s.copy_b = p.b.row_major == p.trans_b;
-    if (s.copy_b) s.b_stride = csr::rowwise_stride(s.n, size_of(p.b.type));
+    if (s.copy_b) s.b_stride = formats::rowwise_stride(s.n, size_of(p.b.type));
     return s;
 }
 
@@ -102,7 +103,7 @@ struct carved {
 
 // What the format must hold. For the block algorithm (TCS_SPMM_BSR_TC, BSR A) any
 // matrix: group_bound blocks and value_index. For DEFAULT, which keeps the blocks only
-// where a row of op(B) serves at least blocks_min_reuse nonzeros (select.hpp), only the
+// where a row of op(B) serves at least blocks_min_reuse nonzeros (rules.hpp), only the
 // blocks such a matrix can have (at most E / blocks_min_reuse distinct columns over the
 // windows), and no value_index (rows with unsorted columns go to the CSR family): the
 // buffer DEFAULT asks for stays near A's own size. A matrix beyond that capacity is
@@ -111,8 +112,8 @@ formats::block_capacity capacity_of(const problem& p, const shape& s) {
     const std::int64_t windows = (s.m + formats::kWindowRows - 1) / formats::kWindowRows;
     formats::block_capacity cap;
     cap.blocks = formats::group_bound(s.entries, windows);
-    if (p.alg == algorithm::families) {
-        const auto distinct = std::int64_t(double(s.entries) / blocks_min_reuse(p));
+    if (p.requested_family == family::automatic) {
+        const auto distinct = std::int64_t(double(s.entries) / blocks_min_reuse(p.a.type));
         cap.blocks = std::min(cap.blocks, formats::group_bound(distinct, windows));
         cap.value_index = false;
     }
@@ -202,21 +203,6 @@ block_counts read_counts(const problem& p, const shape& s, const carved& b) {
     return c;
 }
 
-// C = beta * C: the CSR family's scaling, given an A without entries.
-void scale_c(const problem& p, const shape& s) {
-    problem q = p;
-    q.a_is_bsr = false;
-    q.a = csr_view{};
-    q.a.rows = s.m;
-    q.a.cols = s.k;
-    q.a.type = a_type(p);
-    q.trans_a = false;
-    q.alg = algorithm::row_split;
-    csr::run(q, nullptr, false, analysis{});
-}
-
-bool aligned16(const void* ptr) { return reinterpret_cast<std::uintptr_t>(ptr) % 16 == 0; }
-
 void multiply(const product& x) {
     switch (x.kind) {
     case precision::f16: return multiply_f16(x);
@@ -226,66 +212,82 @@ void multiply(const product& x) {
     }
 }
 
-}  // namespace
-
-void check_supported(const problem& p) {
-    if (p.device != nullptr && p.device->cc_major < 8)
-        fail(errc::arch_mismatch, "SpMM blocks: needs compute capability 8.0 or newer");
-    (void)shape_of(p);
-}
-
-std::size_t buffer_size(const problem& p) { return carve(p, shape_of(p), nullptr).bytes; }
-
-analysis preprocess(const problem& p, void* buffer) {
-    analysis out;
-    out.blocks = true;
-    const shape s = shape_of(p);
-    if (s.empty || s.no_products) return out;
-    const carved b = carve(p, s, buffer);
-    analyse(p, s, b);
-    out.counts = read_counts(p, s, b);
-    return out;
-}
-
-void run(const problem& p, void* buffer, bool preprocessed) {
-    const shape s = shape_of(p);
-    if (s.empty) return;
-    if (s.no_products || p.alpha.is_host_zero()) return scale_c(p, s);
-    const carved b = carve(p, s, buffer);
-    if (!preprocessed) analyse(p, s, b);
-
-    product x;
-    x.kind = s.kind;
-    x.rows = int(s.m);
-    x.windows = int(b.blocks.windows);
-    x.tiles = s.tiles;
-    x.slices = s.slices;
-    x.sm_count = p.device != nullptr ? p.device->sm_count : 0;
-    x.wide = wide_for(x.windows);
-    x.smem_limit = p.device != nullptr ? p.device->smem_per_block_optin : 0;
-    x.n = s.n;
-    x.blocks = b.blocks;
-    x.values = p.a_is_bsr ? p.bsr.values : p.a.values;
-    const std::size_t element_bytes = size_of(p.b.type);
-    if (s.copy_b) {
-        // op(B) is column-wise: element (kk, j) at b[kk + j * ld].
-        csr::copy_rowwise(p.b.values, p.b.ld, s.k, s.n, element_bytes, b.b_copy, s.b_stride, p.stream);
-        x.b = b.b_copy;
-        x.ldb = s.b_stride;
-        x.b_vector = true;
-    } else {
-        x.b = p.b.values;
-        x.ldb = p.b.ld;
-        x.b_vector = aligned16(x.b) && (std::uint64_t(x.ldb) * element_bytes) % 16 == 0;
+// The family behind plan.hpp's interface. A run after preprocess reuses the format in
+// the buffer and needs nothing else of the analysis.
+class family_plan final : public plan {
+public:
+    void check_supported(const problem& p) const override {
+        if (p.device != nullptr && p.device->cc_major < 8)
+            fail(errc::arch_mismatch, "SpMM blocks: needs compute capability 8.0 or newer");
+        (void)shape_of(p);
     }
-    x.c = p.c.values;
-    x.c_row_stride = p.c.row_major ? p.c.ld : 1;
-    x.c_col_stride = p.c.row_major ? 1 : p.c.ld;
-    x.c_type = p.c.type;
-    x.alpha = p.alpha;
-    x.beta = p.beta;
-    x.stream = p.stream;
-    multiply(x);
+
+    std::size_t buffer_size(const problem& p) const override {
+        return carve(p, shape_of(p), nullptr).bytes;
+    }
+
+    analysis preprocess(const problem& p, void* buffer) const override {
+        analysis out;
+        out.blocks = true;
+        const shape s = shape_of(p);
+        if (s.empty || s.no_products) return out;
+        const carved b = carve(p, s, buffer);
+        analyse(p, s, b);
+        out.counts = read_counts(p, s, b);
+        return out;
+    }
+
+    void run(const problem& p, void* buffer, bool preprocessed, const analysis&) const override {
+        const shape s = shape_of(p);
+        if (s.empty) return;
+        if (s.no_products || p.alpha.is_host_zero()) return formats::scale(p.c, p.beta, p.stream);
+        const carved b = carve(p, s, buffer);
+        if (!preprocessed) analyse(p, s, b);
+
+        product x;
+        x.kind = s.kind;
+        x.rows = int(s.m);
+        x.windows = int(b.blocks.windows);
+        x.tiles = s.tiles;
+        x.slices = s.slices;
+        x.sm_count = p.device != nullptr ? p.device->sm_count : 0;
+        x.wide = wide_for(x.windows);
+        x.smem_limit = p.device != nullptr ? p.device->smem_per_block_optin : 0;
+        x.n = s.n;
+        x.blocks = b.blocks;
+        x.values = p.a_is_bsr ? p.bsr.values : p.a.values;
+        const std::size_t element_bytes = size_of(p.b.type);
+        if (s.copy_b) {
+            // op(B) is column-wise: element (kk, j) at b[kk + j * ld].
+            formats::copy_rowwise(p.b.values, p.b.ld, s.k, s.n, element_bytes, b.b_copy, s.b_stride,
+                                  p.stream);
+            x.b = b.b_copy;
+            x.ldb = s.b_stride;
+            x.b_vector = true;
+        } else {
+            x.b = p.b.values;
+            x.ldb = p.b.ld;
+            x.b_vector = aligned16(x.b) && (std::uint64_t(x.ldb) * element_bytes) % 16 == 0;
+        }
+        x.c = p.c.values;
+        x.c_row_stride = p.c.row_major ? p.c.ld : 1;
+        x.c_col_stride = p.c.row_major ? 1 : p.c.ld;
+        x.c_type = p.c.type;
+        x.alpha = p.alpha;
+        x.beta = p.beta;
+        x.stream = p.stream;
+        multiply(x);
+    }
+};
+
+}  // namespace
+}  // namespace tcs::spmm::blocks
+
+namespace tcs::spmm {
+
+const plan& blocks_family_plan() {
+    static const blocks::family_plan instance;
+    return instance;
 }
 
-}  // namespace tcs::spmm::blocks
+}  // namespace tcs::spmm

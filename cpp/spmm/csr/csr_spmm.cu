@@ -1,4 +1,5 @@
-// CSR SpMM (the family's entry, csr_spmm.hpp): what a call needs (shape), where it lives in the caller's buffer (carve),
+// The CSR family of SpMM (merge-spmm) behind plan.hpp's interface (csr_family_plan):
+// what a call needs (shape), where it lives in the caller's buffer (carve),
 // what preprocess caches (A^T, row-split's list of long rows, merge-path's partition)
 // and how a run becomes a product launch for the element type (product.hpp,
 // launch.cuh).
@@ -8,7 +9,7 @@
 // A^T):
 //   shared region  transpose build scratch (sorted keys, positions, CUB temp) during
 //                  analyse; during the product, merge-path's carry-out records or
-//                  row-split's row-wise copy of a column-wise op(B) (rowwise.hpp): no
+//                  row-split's row-wise copy of a column-wise op(B) (rules.hpp): no
 //                  two of them are alive at once on the stream
 //   kept           opA = T (but where the scatter always runs, which needs no buffer):
 //                  A^T's row offsets, column indices, permutation, values
@@ -17,20 +18,20 @@
 //                  a column-major C
 //                  merge-path: the partition (segment start rows)
 // Row-split's copies hold the columns of one pass: all n, or kChunkColumns where all n
-// would take more than kCopyBudgetBytes (rowwise.hpp).
-#include "spmm/csr/csr_spmm.hpp"
+// would take more than kCopyBudgetBytes (rules.hpp).
+#include "spmm/plan.hpp"
 
+#include "core/alignment.hpp"
 #include "core/error.hpp"
 #include "core/workspace.hpp"
+#include "formats/dense.hpp"
 #include "spmm/csr/geometry.hpp"
-#include "spmm/csr/kernel_launch.cuh"
+#include "core/kernel_launch.hpp"
 #include "spmm/csr/merge_path.cuh"
 #include "spmm/csr/product.hpp"
 #include "spmm/csr/row_split.cuh"
 #include "spmm/csr/row_runs.cuh"
-#include "spmm/csr/rowwise.hpp"
-#include "spmm/csr/runs.hpp"
-#include "spmm/csr/select.hpp"
+#include "spmm/csr/rules.hpp"
 #include "spmm/csr/transpose.hpp"
 
 #include <algorithm>
@@ -47,12 +48,12 @@ struct shape {
     std::int64_t width = 0;    // columns per pass of the product: n, or kChunkColumns
     bool empty = false;        // m == 0 or n == 0: nothing to do
     bool no_products = false;  // nnz == 0 or k == 0: C = beta*C
-    algorithm alg = algorithm::row_split;
+    csr_kernel kernel = csr_kernel::row_split;
     bool rowwise_b = false;  // row-split reads a row-wise copy of a column-wise op(B)
     bool rowwise_c = false;  // row-split writes column-major C through a row-wise copy
     geometry geo;              // for passes of `width` columns
     long_plan longs;   // row-split
-    bool runs_possible = false;  // row-split: preprocess counts runs of rows (runs.hpp)
+    bool runs_possible = false;  // row-split: preprocess counts runs of rows (rules.hpp)
     segmentation seg;  // merge-path
     row_group group;   // CSR-vector
 };
@@ -74,24 +75,18 @@ bool may_scatter(const problem& p, std::int64_t n) {
     return p.trans_a && p.atomics && n == 1 && p.c.type == accumulator_type(p);
 }
 
-// From this many nonzeros the scatter always runs (no buffer). Below, a preprocessed A
-// is multiplied through the transposed copy, faster there on the H200
-// (docs/algorithms/spmv.md has the crossover), and a call without preprocess scatters
-// rather than sorting A's entries into the copy first.
-inline constexpr std::int64_t kScatterMinNonzeros = std::int64_t(4) << 20;
-
 // Bytes of row-split's row-wise copies of op(B) and of C for passes of s.width columns
 // (rows padded to whole vectors of B's element type).
 std::size_t rowwise_b_bytes(const problem& p, const shape& s) {
     const std::size_t element_bytes = size_of(p.b.type);
     return s.rowwise_b ? checked_product(std::size_t(s.k),
-                                         std::size_t(rowwise_stride(s.width, element_bytes)),
+                                         std::size_t(formats::rowwise_stride(s.width, element_bytes)),
                                          element_bytes)
                        : 0;
 }
 std::size_t rowwise_c_bytes(const problem& p, const shape& s) {
     return s.rowwise_c ? checked_product(std::size_t(s.m),
-                                         std::size_t(rowwise_stride(s.width, size_of(p.b.type))),
+                                         std::size_t(formats::rowwise_stride(s.width, size_of(p.b.type))),
                                          accumulator_bytes(p))
                        : 0;
 }
@@ -122,13 +117,13 @@ shape shape_of(const problem& p) {
     // strides are int64 and bounded by the descriptors (no ld times rows passes int64).
     if (s.n >= INT_MAX) fail(errc::insufficient_resources, "SpMM: C has 2^31 or more columns");
     if (may_scatter(p, s.n) && s.nnz >= kScatterMinNonzeros) {
-        s.alg = algorithm::scatter;
+        s.kernel = csr_kernel::scatter;
         return s;
     }
     const std::size_t element_bytes = size_of(p.a.type);
-    s.alg = choose_algorithm(p.alg, s.n, b_columnwise(p));
+    s.kernel = choose_kernel(p.requested_kernel, s.n, b_columnwise(p));
     s.width = s.n;
-    if (s.alg == algorithm::row_split) {
+    if (s.kernel == csr_kernel::row_split) {
         plan_split(p, s, s.n);
         if (s.n > kChunkColumns &&
             double(rowwise_b_bytes(p, s)) + double(rowwise_c_bytes(p, s)) > kCopyBudgetBytes)
@@ -139,7 +134,7 @@ shape shape_of(const problem& p) {
         s.geo = choose_geometry(s.n, element_bytes);
     }
     s.group = choose_row_group(s.m, s.nnz, s.n);
-    if (s.alg == algorithm::merge_path)  // one pass of all n columns
+    if (s.kernel == csr_kernel::merge_path)  // one pass of all n columns
         s.seg = choose_segments(s.m + s.nnz, s.m, s.geo, slab_count(s.n, s.geo), p.device);
     return s;
 }
@@ -152,8 +147,8 @@ struct carved {
     void* partials = nullptr;
     int* limits = nullptr;   // merge-path: seg.count + 1
     void* records = nullptr; // merge-path: seg.count * n accumulators
-    void* rowwise_b = nullptr;  // row-split, column-wise op(B): k x rowwise_stride(width)
-    void* rowwise_c = nullptr;  // row-split, column-major C: m x rowwise_stride(width) sums
+    void* rowwise_b = nullptr;  // row-split, column-wise op(B): k x formats::rowwise_stride(width)
+    void* rowwise_c = nullptr;  // row-split, column-major C: m x formats::rowwise_stride(width) sums
     unsigned long long* run_counts = nullptr;  // row-split: runs per window size (preprocess)
     std::size_t bytes = 0;
 };
@@ -161,13 +156,13 @@ struct carved {
 // Whether op(A) = A^T is read from a transposed copy in the buffer (everything but the
 // scatter, which reads A as stored).
 bool copies_transpose(const problem& p, const shape& s) {
-    return p.trans_a && s.alg != algorithm::scatter;
+    return p.trans_a && s.kernel != csr_kernel::scatter;
 }
 
 carved carve(const problem& p, const shape& s, void* buffer) {
     carved out;
     if (s.empty || s.no_products) return out;
-    const bool merge = s.alg == algorithm::merge_path;
+    const bool merge = s.kernel == csr_kernel::merge_path;
     const bool copy = copies_transpose(p, s);
     std::size_t build_bytes = 0;
     if (copy) {
@@ -232,14 +227,13 @@ merge_view merge_of(const shape& s, const carved& b) {
 // What depends only on A's structure, part 2: the merge-path partition (part 1 is
 // A^T's structure, built first).
 void partition(const problem& p, const shape& s, const carved& b) {
-    if (s.alg != algorithm::merge_path) return;
+    if (s.kernel != csr_kernel::merge_path) return;
     const csr_rows a = op_a(p, b);
     const std::int64_t threads = s.seg.count + 1;
     with_index(a.index, [&](auto i) {
         using I = decltype(i);
-        launch_kernel("partition_kernel", partition_kernel<I>,
-                      dim3(unsigned((threads + 255) / 256)), 256, p.stream, a.offsets<I>(), a.base,
-                      int(s.m), s.nnz, merge_of(s, b), b.limits);
+        launch("partition_kernel", partition_kernel<I>, dim3(unsigned((threads + 255) / 256)), 256,
+               0, p.stream, a.offsets<I>(), a.base, int(s.m), s.nnz, merge_of(s, b), b.limits);
     });
 }
 
@@ -273,9 +267,9 @@ void list_long_rows(const problem& p, const shape& s, const carved& b) {
                "SpMM long rows reset");
     with_index(a.index, [&](auto i) {
         using I = decltype(i);
-        launch_kernel("long_rows_kernel", long_rows_kernel<I>, dim3(unsigned((s.m + 255) / 256)),
-                      256, p.stream, a.offsets<I>(), a.base, int(s.m), int(s.nnz), split_of(s, b),
-                      b.long_counts);
+        launch("long_rows_kernel", long_rows_kernel<I>, dim3(unsigned((s.m + 255) / 256)), 256, 0,
+               p.stream, a.offsets<I>(), a.base, int(s.m), int(s.nnz), split_of(s, b),
+               b.long_counts);
     });
 }
 
@@ -294,7 +288,7 @@ void analyse(const problem& p, const shape& s, const carved& b) {
 //     until they have read the count (measured:
 //     docs/algorithms/spmm-csr.md, "Preprocess's counted long-row blocks");
 //   - the runs of rows with one pattern in op(A), and the window they make row-split
-//     use (runs.hpp): the host chooses the kernel.
+//     use (rules.hpp): the host chooses the kernel.
 // Not while the stream is being captured (a graph cannot wait): the bound's wave and no
 // runs then, the same results.
 analysis count_found(const problem& p, const shape& s, const carved& b) {
@@ -311,9 +305,9 @@ analysis count_found(const problem& p, const shape& s, const carved& b) {
             std::min<std::int64_t>((s.m + 7) / 8, sm_count_of(p.device) * 16);  // a warp per row
         with_index(a.index, [&](auto i) {
             using I = decltype(i);
-            launch_kernel("count_runs_kernel", count_runs_kernel<I>, dim3(unsigned(blocks)), 256,
-                          p.stream, a.offsets<I>(), a.columns<I>(), a.base, int(s.m), int(s.nnz),
-                          b.run_counts);
+            launch("count_runs_kernel", count_runs_kernel<I>, dim3(unsigned(blocks)), 256, 0,
+                   p.stream, a.offsets<I>(), a.columns<I>(), a.base, int(s.m), int(s.nnz),
+                   b.run_counts);
         });
         check_cuda(cudaMemcpyAsync(runs, b.run_counts, sizeof runs, cudaMemcpyDeviceToHost,
                                    p.stream),
@@ -331,8 +325,6 @@ analysis count_found(const problem& p, const shape& s, const carved& b) {
             out.listed[tier] = std::min<std::int64_t>(listed[tier], s.longs.tiers[tier].capacity);
     return out;
 }
-
-bool aligned16(const void* ptr) { return reinterpret_cast<std::uintptr_t>(ptr) % 16 == 0; }
 
 // 16-byte vectors of V elements fit row by row: unit column stride, aligned start,
 // rows a whole number of 16-byte pieces apart, and n a multiple of V.
@@ -389,11 +381,11 @@ void run_columns(const problem& p, const shape& s, const carved& b, product x, s
         if (listed) x.split.long_blocks = s.longs.blocks_for({listed[0], listed[1]}, x.split.slabs);
     }
     x.b_vector = vectorizable(x.b, x.b_row_stride, x.b_col_stride, b_bytes, w, s.geo.width);
-    const std::int64_t stride = rowwise_stride(s.width, b_bytes);
+    const std::int64_t stride = formats::rowwise_stride(s.width, b_bytes);
     if (s.rowwise_b) {
         // After analyse, which may have used the shared region for A^T's build. op(B) is
         // column-wise: column j at x.b + j * b_col_stride.
-        copy_rowwise(x.b, x.b_col_stride, s.k, w, b_bytes, b.rowwise_b, stride, p.stream);
+        formats::copy_rowwise(x.b, x.b_col_stride, s.k, w, b_bytes, b.rowwise_b, stride, p.stream);
         x.b = b.rowwise_b;
         x.b_row_stride = stride;
         x.b_col_stride = 1;
@@ -418,66 +410,81 @@ void run_columns(const problem& p, const shape& s, const carved& b, product x, s
     }
     multiply(p, x);
     if (s.rowwise_c)
-        finish_columnwise(b.rowwise_c, stride, acc, s.m, w, c, p.c.ld, p.c.type, p.beta,
-                          p.stream);
+        formats::finish_columnwise(b.rowwise_c, stride, acc, s.m, w, c, p.c.ld, p.c.type, p.beta,
+                                   p.stream);
 }
+
+// The family behind plan.hpp's interface: nothing it cannot compute (the C layer checks
+// the index widths), its choices all made by shape_of.
+class family_plan final : public plan {
+public:
+    void check_supported(const problem&) const override {}
+
+    std::size_t buffer_size(const problem& p) const override {
+        return carve(p, shape_of(p), nullptr).bytes;
+    }
+
+    analysis preprocess(const problem& p, void* buffer) const override {
+        const shape s = shape_of(p);
+        if (s.empty || s.no_products) return {};
+        const carved b = carve(p, s, buffer);
+        analyse(p, s, b);
+        return count_found(p, s, b);
+    }
+
+    void run(const problem& p, void* buffer, bool preprocessed,
+             const analysis& found) const override {
+        const shape s = shape_of(p);
+        if (s.empty) return;
+        if (s.no_products || p.alpha.is_host_zero()) return formats::scale(p.c, p.beta, p.stream);
+        product x = dense_part(p, s);
+        if (s.kernel == csr_kernel::scatter || (!preprocessed && may_scatter(p, s.n))) {
+            // A as stored: a.rows x a.cols, y of a.cols
+            x.rows = int(p.a.rows);
+            x.cols = int(p.a.cols);
+            x.row_ptr = p.a.row_ptr;
+            x.col_idx = p.a.col_idx;
+            x.index = p.a.offsets;
+            x.values = p.a.values;
+            x.base = p.a.base;
+            x.kernel = csr_kernel::scatter;
+            return multiply(p, x);
+        }
+        const carved b = carve(p, s, buffer);
+        if (!preprocessed) analyse(p, s, b);
+        if (p.trans_a) gather_transposed_values(p.a, b.t, p.stream);
+
+        const csr_rows a = op_a(p, b);
+        x.row_ptr = a.row_ptr;
+        x.col_idx = a.col_idx;
+        x.index = a.index;
+        x.values = a.values;
+        x.base = a.base;
+        x.kernel = s.kernel;
+        x.geo = s.geo;
+        x.group = s.group;
+        if (s.kernel == csr_kernel::row_split) x.split = split_of(s, b);
+        if (preprocessed && s.runs_possible &&
+            (found.runs == run_window(0) || found.runs == run_window(1)))
+            x.runs = found.runs;
+        const std::int64_t* listed = preprocessed && found.listed[0] >= 0 ? found.listed : nullptr;
+        if (s.kernel == csr_kernel::merge_path) {
+            x.merge = merge_of(s, b);
+            x.records = b.records;
+        }
+        for (std::int64_t j0 = 0; j0 < s.n; j0 += s.width)
+            run_columns(p, s, b, x, j0, std::min(s.width, s.n - j0), listed);
+    }
+};
 
 }  // namespace
-
-std::size_t buffer_size(const problem& p) { return carve(p, shape_of(p), nullptr).bytes; }
-
-analysis preprocess(const problem& p, void* buffer) {
-    const shape s = shape_of(p);
-    if (s.empty || s.no_products) return {};
-    const carved b = carve(p, s, buffer);
-    analyse(p, s, b);
-    return count_found(p, s, b);
-}
-
-void run(const problem& p, void* buffer, bool preprocessed, const analysis& found) {
-    const shape s = shape_of(p);
-    if (s.empty) return;
-    product x = dense_part(p, s);
-    if (s.no_products || p.alpha.is_host_zero()) {
-        x.scale_only = true;
-        return multiply(p, x);
-    }
-    if (s.alg == algorithm::scatter || (!preprocessed && may_scatter(p, s.n))) {
-        // A as stored: a.rows x a.cols, y of a.cols
-        x.rows = int(p.a.rows);
-        x.cols = int(p.a.cols);
-        x.row_ptr = p.a.row_ptr;
-        x.col_idx = p.a.col_idx;
-        x.index = p.a.offsets;
-        x.values = p.a.values;
-        x.base = p.a.base;
-        x.alg = algorithm::scatter;
-        return multiply(p, x);
-    }
-    const carved b = carve(p, s, buffer);
-    if (!preprocessed) analyse(p, s, b);
-    if (p.trans_a) gather_transposed_values(p.a, b.t, p.stream);
-
-    const csr_rows a = op_a(p, b);
-    x.row_ptr = a.row_ptr;
-    x.col_idx = a.col_idx;
-    x.index = a.index;
-    x.values = a.values;
-    x.base = a.base;
-    x.alg = s.alg;
-    x.geo = s.geo;
-    x.group = s.group;
-    if (s.alg == algorithm::row_split) x.split = split_of(s, b);
-    if (preprocessed && s.runs_possible &&
-        (found.runs == run_window(0) || found.runs == run_window(1)))
-        x.runs = found.runs;
-    const std::int64_t* listed = preprocessed && found.listed[0] >= 0 ? found.listed : nullptr;
-    if (s.alg == algorithm::merge_path) {
-        x.merge = merge_of(s, b);
-        x.records = b.records;
-    }
-    for (std::int64_t j0 = 0; j0 < s.n; j0 += s.width)
-        run_columns(p, s, b, x, j0, std::min(s.width, s.n - j0), listed);
-}
-
 }  // namespace tcs::spmm::csr
+
+namespace tcs::spmm {
+
+const plan& csr_family_plan() {
+    static const csr::family_plan instance;
+    return instance;
+}
+
+}  // namespace tcs::spmm

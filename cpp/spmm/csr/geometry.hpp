@@ -200,7 +200,7 @@ inline geometry choose_single(std::int64_t m, double mean, std::size_t element_b
     return g;
 }
 
-// padded_b: op(B) is read from the buffer's row-wise copy (rowwise.hpp), whose rows are
+// padded_b: op(B) is read from the buffer's row-wise copy (rules.hpp, formats/dense.hpp), whose rows are
 // whole 16-byte vectors: B then takes 16-byte loads whatever n is.
 inline geometry choose_split(std::int64_t m, std::int64_t nnz, std::int64_t n,
                              std::size_t element_bytes, const device_info* device,

@@ -6,14 +6,14 @@
 #pragma once
 
 #include "core/error.hpp"
-#include "spmm/csr/kernel_launch.cuh"
+#include "formats/dense.hpp"
+#include "core/kernel_launch.hpp"
 #include "spmm/csr/merge_path.cuh"
 #include "spmm/csr/product.hpp"
 #include "spmm/csr/reachable.hpp"
 #include "spmm/csr/row_split.cuh"
-#include "spmm/csr/scale.cuh"
 #include "spmm/csr/scatter_column.cuh"
-#include "spmm/csr/select.hpp"
+#include "spmm/csr/rules.hpp"
 #include "spmm/csr/single_column.cuh"
 #include "spmm/csr/vector_rows.cuh"
 
@@ -52,7 +52,7 @@ template <class I, class T, class TC> struct operands {
 };
 
 // Row-split: the long rows' blocks, then row_blocks blocks per slab, as many as a grid
-// holds (the kernel walks the rest). Z > 1: runs (row_runs.cuh, runs.hpp), each segment
+// holds (the kernel walks the rest). Z > 1: runs (row_runs.cuh, rules.hpp), each segment
 // of G column lanes (R = 1) taking a window of Z rows.
 template <class I, class T, class TC, int G, int R, int NV, bool Vector, int Z = 1>
 void launch_row_split(const product& p) {
@@ -75,8 +75,8 @@ void launch_row_split(const product& p) {
             if (S.parts > 1 && !S.underfilled)
                 kernel = row_split_kernel<T, TC, G, R, NV, Vector, kPartsFilled, 1, I>;
     }
-    launch_kernel("row_split_kernel", kernel, dim3(unsigned(blocks)), kThreads, p.stream, o.A, o.B,
-                  o.C, o.alpha, o.beta, S);
+    launch("row_split_kernel", kernel, dim3(unsigned(blocks)), kThreads, 0, p.stream, o.A, o.B,
+           o.C, o.alpha, o.beta, S);
 }
 
 // R nonzero lanes, where the selection makes them (reachable.hpp).
@@ -120,22 +120,8 @@ void launch_single_lanes(const product& p) {
     S.row_blocks = (p.rows + rows_per_block - 1) / rows_per_block;
     const std::int64_t limit = 0x7fffffff;
     const std::int64_t blocks = S.long_blocks + std::min(S.row_blocks, limit - S.long_blocks);
-    launch_kernel("single_column_kernel", single_column_kernel<T, TC, W, I>, dim3(unsigned(blocks)),
-                  kThreads, p.stream, o.A, o.B, o.C, o.alpha, o.beta, S);
-}
-
-// C = beta*C over C's first `rows` rows (p.n columns).
-template <class TC, class A>
-void launch_scale(const product& p, std::int64_t rows) {
-    dense_out<TC> C;
-    C.values = static_cast<TC*>(p.c);
-    C.row_stride = p.c_row_stride;
-    C.col_stride = p.c_col_stride;
-    C.cols = p.n;
-    const std::int64_t total = rows * p.n;
-    const std::int64_t blocks = std::min<std::int64_t>((total + 255) / 256, std::int64_t(1) << 20);
-    launch_kernel("scale_kernel", scale_kernel<TC, A>, dim3(unsigned(blocks)), 256, p.stream, C,
-                  rows, p.beta.as<A>());
+    launch("single_column_kernel", single_column_kernel<T, TC, W, I>, dim3(unsigned(blocks)),
+           kThreads, 0, p.stream, o.A, o.B, o.C, o.alpha, o.beta, S);
 }
 
 // op(A) = A^T by atomics (scatter_column.cuh): y = beta*y (not for beta == 1 on the host),
@@ -148,19 +134,27 @@ void launch_scatter(const product& p) {
     } else {
         if (p.b_row_stride != 1 || p.c_row_stride != 1 || p.n != 1)
             fail(errc::internal_error, "SpMV scatter of other than contiguous vectors");
-        if (!p.beta.is_host_one()) launch_scale<TC, acc>(p, p.cols);
+        if (!p.beta.is_host_one()) {
+            dense_view y;  // p.cols elements, contiguous
+            y.rows = p.cols;
+            y.cols = 1;
+            y.ld = 1;
+            y.values = p.c;
+            y.type = p.c_type;
+            formats::scale(y, p.beta, p.stream);
+        }
         const operands<I, T, TC> o(p);
         const std::int64_t items = std::int64_t(p.rows) + p.nnz;
         const std::int64_t warps = (items + kScatterItems - 1) / kScatterItems;
         const std::int64_t blocks = (warps * 32 + kThreads - 1) / kThreads;
-        launch_kernel("scatter_column_kernel", scatter_column_kernel<T, I>, dim3(unsigned(blocks)),
-                      kThreads, p.stream, o.A, o.B.values, o.C.values, o.alpha, items);
+        launch("scatter_column_kernel", scatter_column_kernel<T, I>, dim3(unsigned(blocks)),
+               kThreads, 0, p.stream, o.A, o.B.values, o.C.values, o.alpha, items);
     }
 }
 
 template <class I, class T, class TC>
 void launch_single(const product& p) {
-    if (p.alg == algorithm::scatter) return launch_scatter<I, T, TC>(p);
+    if (p.kernel == csr_kernel::scatter) return launch_scatter<I, T, TC>(p);
     switch (p.geo.rows_lanes) {
     case 1: return launch_single_lanes<I, T, TC, 1>(p);
     case 2: return launch_single_lanes<I, T, TC, 2>(p);
@@ -182,19 +176,19 @@ void launch_merge(const product& p) {
     const unsigned grid_y = unsigned(std::min<std::int64_t>(p.slabs, 65535));
     acc* records = static_cast<acc*>(p.records);
     const std::int64_t blocks = (p.merge.count + groups_per_block - 1) / groups_per_block;
-    launch_kernel("merge_path_kernel", merge_path_kernel<T, TC, G, NV, Vector, I>,
-                  dim3(unsigned(blocks), grid_y), kThreads, p.stream, o.A, o.B, o.C, o.alpha,
-                  o.beta, p.merge, records);
+    launch("merge_path_kernel", merge_path_kernel<T, TC, G, NV, Vector, I>,
+           dim3(unsigned(blocks), grid_y), kThreads, 0, p.stream, o.A, o.B, o.C, o.alpha, o.beta,
+           p.merge, records);
     if (p.merge.count < 2) return;  // one segment ends at the last row: nothing to carry
     const std::int64_t fix_blocks = (p.merge.count * 32 + kThreads - 1) / kThreads;  // a warp each
-    launch_kernel("fixup_kernel", fixup_kernel<acc, TC, I>, dim3(unsigned(fix_blocks)), kThreads,
-                  p.stream, o.A.row_ptr, o.A.base, o.A.rows, p.merge,
-                  static_cast<const acc*>(records), o.C, o.alpha);
+    launch("fixup_kernel", fixup_kernel<acc, TC, I>, dim3(unsigned(fix_blocks)), kThreads, 0,
+           p.stream, o.A.row_ptr, o.A.base, o.A.rows, p.merge, static_cast<const acc*>(records),
+           o.C, o.alpha);
 }
 
 template <class I, class T, class TC, int G, int NV, bool Vector>
 void launch_product(const product& p) {
-    if (p.alg == algorithm::row_split) return launch_split<I, T, TC, G, NV, Vector>(p);
+    if (p.kernel == csr_kernel::row_split) return launch_split<I, T, TC, G, NV, Vector>(p);
     // Two vectors on fewer than 32 lanes is row-split's busy geometry only
     // (choose_split); merge-path's choose_geometry never makes it.
     if constexpr (NV == 2 && G < 32) {
@@ -212,14 +206,14 @@ void launch_shape(const product& p) {
         launch_product<I, T, TC, G, NV, false>(p);
 }
 
-// CSR-vector: one launch, L lanes per row, TN columns per pass (select.hpp).
+// CSR-vector: one launch, L lanes per row, TN columns per pass (rules.hpp).
 template <class I, class T, class TC, int L, int TN>
 void launch_vector_rows(const product& p) {
     const operands<I, T, TC> o(p);
     constexpr std::int64_t rows_per_block = kThreads / L;
     const std::int64_t blocks = (p.rows + rows_per_block - 1) / rows_per_block;
-    launch_kernel("vector_rows_kernel", vector_rows_kernel<T, TC, L, TN, I>, dim3(unsigned(blocks)),
-                  kThreads, p.stream, o.A, o.B, o.C, o.alpha, o.beta);
+    launch("vector_rows_kernel", vector_rows_kernel<T, TC, L, TN, I>, dim3(unsigned(blocks)),
+           kThreads, 0, p.stream, o.A, o.B, o.C, o.alpha, o.beta);
 }
 
 template <class I, class T, class TC, int TN>
@@ -277,10 +271,10 @@ void launch_single_typed(const product& p) {
 
 template <class I, class T, class TC>
 void launch_indexed(const product& p) {
-    if (p.alg == algorithm::vector_rows) return launch_vector<I, T, TC>(p);
-    if (p.alg == algorithm::scatter) return launch_single_unit<T>(p);
+    if (p.kernel == csr_kernel::vector_rows) return launch_vector<I, T, TC>(p);
+    if (p.kernel == csr_kernel::scatter) return launch_single_unit<T>(p);
     if (p.geo.width != vector_width<T>) fail(errc::internal_error, "SpMM geometry of another type");
-    if (p.geo.single && p.alg == algorithm::row_split) return launch_single_unit<T>(p);
+    if (p.geo.single && p.kernel == csr_kernel::row_split) return launch_single_unit<T>(p);
     if (p.geo.vectors == 2 && p.geo.lanes == 32) return launch_shape<I, T, TC, 32, 2>(p);
     if (p.geo.vectors == 2 && p.geo.lanes == 16) return launch_shape<I, T, TC, 16, 2>(p);
     if (p.geo.vectors == 1) {
@@ -298,13 +292,9 @@ void launch_indexed(const product& p) {
 }
 
 // The entry of the multiply/*.cu units, one per element type, C type and index width
-// (product.hpp). C = beta*C needs no index: multiply_types sends it to the 32-bit unit.
+// (product.hpp).
 template <class T, class TC, class I>
 void multiply_unit(const product& p) {
-    if (p.scale_only) {
-        if constexpr (std::is_same_v<I, std::int32_t>) return launch_scale<TC, acc_t<T>>(p, p.rows);
-        fail(errc::internal_error, "SpMM scaling in a unit of 64-bit indices");
-    }
     launch_indexed<I, T, TC>(p);
 }
 

@@ -38,13 +38,12 @@ struct product {
     std::int64_t n = 0;
     scalar_arg alpha, beta;
 
-    bool scale_only = false;  // C = beta*C (no nonzeros, or alpha == 0 on the host)
-    algorithm alg = algorithm::row_split;
+    csr_kernel kernel = csr_kernel::row_split;
     geometry geo;
     std::int64_t slabs = 1;
     row_group group;           // CSR-vector only
     split_view split;          // row-split only (row_blocks filled in at launch)
-    int runs = 1;              // row-split: rows per window of runs (runs.hpp), 1 for none
+    int runs = 1;              // row-split: rows per window of runs (rules.hpp), 1 for none
     merge_view merge;          // merge-path only
     void* records = nullptr;   // merge-path: merge.count * n accumulators
     cudaStream_t stream = nullptr;
@@ -63,13 +62,12 @@ template <class T, class TC, class I>
 void multiply_unit(const product& p);
 
 // multiply_*.cu: C's element type is A's, or float for 16-bit A and B (cuSPARSE's
-// combinations); then the index width (C = beta*C, which reads no index, in the 32-bit
-// unit).
+// combinations); then the index width.
 template <class T>
 void multiply_types(const product& p) {
     const auto indexed = [&](auto c) {
         using TC = decltype(c);
-        if (p.scale_only || p.index != index_type::i64)
+        if (p.index != index_type::i64)
             return multiply_unit<T, TC, std::int32_t>(p);
         multiply_unit<T, TC, std::int64_t>(p);
     };

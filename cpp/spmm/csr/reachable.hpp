@@ -1,13 +1,13 @@
 // Which row-split kernels exist: the combinations the selection can ask for, and no
 // others. choose_split (geometry.hpp) makes the geometry, runs_possible and choose_runs
-// (runs.hpp) the window; launch.cuh compiles a kernel only where split_reachable holds,
+// (rules.hpp) the window; launch.cuh compiles a kernel only where split_reachable holds,
 // and the host test csr_reach sweeps the selection over problems and devices and checks
 // that every combination it makes holds it (and that every one that holds is made), so
 // the two cannot drift apart.
 #pragma once
 
 #include "spmm/csr/geometry.hpp"
-#include "spmm/csr/runs.hpp"
+#include "spmm/csr/rules.hpp"
 
 #include <cstddef>
 

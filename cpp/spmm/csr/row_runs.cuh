@@ -8,7 +8,7 @@
 //
 // Why: at large n a row of op(B) is 0.5-2 kB, and on blocky matrices the kernels were
 // bound by moving those rows from L2, not by DRAM (measured:
-// docs/algorithms/spmm-csr.md, "Runs of rows: runs.hpp").
+// docs/algorithms/spmm-csr.md, "Runs of rows").
 //
 // Deterministic, and bitwise the same as the plain groups (row_split.cuh): every lane
 // still sums a row's nonzeros in row order, one product at a time, for its columns;
@@ -16,7 +16,7 @@
 #pragma once
 
 #include "spmm/csr/operands.cuh"
-#include "spmm/csr/runs.hpp"
+#include "spmm/csr/rules.hpp"
 
 namespace tcs::spmm::csr {
 
@@ -178,7 +178,7 @@ __device__ __forceinline__ void window_task(const sparse_rows<T, I>& A, const de
 // Counts the runs the windows of each run_window size would find in op(A): a window
 // of Z rows from a multiple of Z holds one run per row that starts it or differs from
 // the row before (length or column indices). A warp per row; counts must be 0 before.
-// For tcsSpMM_preprocess's choice (runs.hpp): the kernels find the runs again
+// For tcsSpMM_preprocess's choice (rules.hpp): the kernels find the runs again
 // themselves, so no result depends on this count. A template on the indices' width I.
 template <class I>
 __global__ void count_runs_kernel(const I* row_ptr, const I* col_idx, int base, int rows,

@@ -1,7 +1,7 @@
 #include "spmm/csr/transpose.hpp"
 
 #include "core/error.hpp"
-#include "spmm/csr/kernel_launch.cuh"
+#include "core/kernel_launch.hpp"
 #include "spmm/csr/transpose.cuh"
 
 #include <cub/device/device_radix_sort.cuh>
@@ -26,9 +26,9 @@ int key_bits(const csr_view& a) {
 template <class Bits>
 void gather_as(const csr_view& a, const transposed_csr& t, cudaStream_t stream) {
     const int nnz = int(a.nnz);
-    launch_kernel("gather", gather<Bits>, blocks_for(nnz), kBlock, stream,
-                  static_cast<const Bits*>(a.values), static_cast<const int*>(t.perm), nnz,
-                  static_cast<Bits*>(t.values));
+    launch("gather", gather<Bits>, blocks_for(nnz), kBlock, 0, stream,
+           static_cast<const Bits*>(a.values), static_cast<const int*>(t.perm), nnz,
+           static_cast<Bits*>(t.values));
 }
 
 }  // namespace
@@ -56,12 +56,12 @@ transposed_csr carve_transposed(const csr_view& a, carver& kept, carver& scratch
 
 void build_transposed_structure(const csr_view& a, const transposed_csr& t, cudaStream_t stream) {
     const int nnz = int(a.nnz);
-    launch_kernel("fill_positions", fill_positions, blocks_for(nnz), kBlock, stream, t.positions,
-                  nnz);
+    launch("fill_positions", fill_positions, blocks_for(nnz), kBlock, 0, stream, t.positions,
+           nnz);
     const unsigned* keys = static_cast<const unsigned*>(a.col_idx);
     if (a.columns == index_type::i64) {
-        launch_kernel("column_keys", column_keys, blocks_for(nnz), kBlock, stream,
-                      columns_as<std::int64_t>(a), nnz, t.column_keys);
+        launch("column_keys", column_keys, blocks_for(nnz), kBlock, 0, stream,
+               columns_as<std::int64_t>(a), nnz, t.column_keys);
         keys = t.column_keys;
     }
     // Stable: entries of one column keep A's order, i.e. ascending rows.
@@ -70,14 +70,14 @@ void build_transposed_structure(const csr_view& a, const transposed_csr& t, cuda
                                                t.sorted_keys, static_cast<const int*>(t.positions),
                                                t.perm, nnz, 0, key_bits(a), stream),
                "cub::DeviceRadixSort::SortPairs");
-    launch_kernel("column_starts", column_starts, blocks_for(a.cols + 1), kBlock, stream,
-                  static_cast<const unsigned*>(t.sorted_keys), nnz, int(a.cols), a.base,
-                  t.row_ptr);
+    launch("column_starts", column_starts, blocks_for(a.cols + 1), kBlock, 0, stream,
+           static_cast<const unsigned*>(t.sorted_keys), nnz, int(a.cols), a.base,
+           t.row_ptr);
     with_index(a.offsets, [&](auto i) {
         using I = decltype(i);
-        launch_kernel("entry_rows", entry_rows<I>, blocks_for(nnz), kBlock, stream,
-                      static_cast<const int*>(t.perm), nnz, offsets_as<I>(a), int(a.rows), a.base,
-                      t.col_idx);
+        launch("entry_rows", entry_rows<I>, blocks_for(nnz), kBlock, 0, stream,
+               static_cast<const int*>(t.perm), nnz, offsets_as<I>(a), int(a.rows), a.base,
+               t.col_idx);
     });
 }
 

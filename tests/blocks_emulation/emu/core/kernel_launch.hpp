@@ -24,12 +24,19 @@ int resident_blocks(Kernel, int threads, std::size_t) {
 }
 
 template <class... Params, class... Args>
-void launch(const char* what, void (*kernel)(Params...), int grid, int threads, std::size_t smem,
+void launch(const char* what, void (*kernel)(Params...), dim3 grid, int threads, std::size_t smem,
             cudaStream_t, Args... args) {
     ::emu::count_launch(what, threads, smem);
     mma::drop_pending_copies();
-    const std::function<void()> body = [&] { kernel(args...); };
-    ::emu::run_grid(grid, threads, smem, body);
+    // The grid's y dimension (column slabs, column tiles) one pass each.
+    for (unsigned y = 0; y < grid.y; ++y) {
+        const std::function<void()> body = [&] {
+            ::emu::block_index.y = y;
+            ::emu::grid_dim.y = grid.y;
+            kernel(args...);
+        };
+        ::emu::run_grid(int(grid.x), threads, smem, body);
+    }
 }
 
 template <class T>

@@ -1,0 +1,172 @@
+// The CSR family's choices that depend on the problem alone (host-only, pure functions
+// and constants): the automatic rule between its kernels, the row-wise copies of a
+// column-wise op(B) and a column-major C, runs of rows with one pattern, and when SpMV's
+// op(A) = A^T scatters. Each choice is a function of sizes, types and layouts (never of
+// values or addresses), so that the size query, preprocess and every run agree without
+// looking at A. Row-split's geometry and its long rows are chosen in geometry.hpp.
+//
+// The automatic rule: CSR-vector for a column-wise op(B) up to kVectorRowsMaxColumns,
+// row-split for everything else, n == 1 included. Row-split lays its lanes over columns of
+// C and over a row's nonzeros, and gives long rows whole blocks (row_split.cuh); its
+// column lanes read 16-byte pieces of a row of op(B). CSR-vector lays its lanes over the
+// row's nonzeros only: A is read coalesced, the lanes of a group read the same column of
+// op(B) at the rows of L nonzeros, and every entry of A serves a tile of columns from
+// registers. Merge-path is no longer picked: its partition, carry-out records and fix-up
+// launch cost more than row-split's whole run on the small matrices, and the irregular
+// matrices it used to win on are balanced by row-split's long-row blocks.
+//
+// The row-wise copies: row-split reads op(B) a row at a time and writes C the same way.
+// When op(B) is column-wise (B column-major, or row-major and transposed) those pieces
+// are `ld` elements apart, one cache sector per element; so are C's when C is
+// column-major. Where it pays (the rules below), a run first copies op(B) row-wise into
+// the caller's buffer (formats/dense.hpp), rows padded to whole 16-byte vectors, and
+// row-split reads the copy with 16-byte loads at any n; and it writes alpha*op(A)*op(B)
+// row-wise into the buffer, in the accumulation type, which a second kernel turns into
+// column-major C, adding beta*C. Each copy costs two passes over its matrix and a launch.
+//
+// Runs: row-split shares loads of op(B) among runs of rows with one pattern
+// (row_runs.cuh). The kernel finds the runs itself and is correct on any matrix, but on
+// a matrix without runs its windows only cost (each segment walks Z rows one run after
+// another, at fewer blocks per SM). So tcsSpMM_preprocess counts the runs
+// (count_runs_kernel) and waits for the count; only a preprocessed call uses them.
+#pragma once
+
+#include "spmm/csr/geometry.hpp"
+#include "spmm/spmm.hpp"
+
+#include <cstddef>
+#include <cstdint>
+
+namespace tcs::spmm::csr {
+
+// ---- the automatic rule -------------------------------------------------------------
+
+// CSR-vector for column-wise op(B) (column j contiguous) up to this n: every kVectorTile
+// columns cost CSR-vector one more pass over each row (A's entries read again, from L1
+// after the first pass), so its lead shrinks as n grows. Measured against row-split's
+// element-wise reads of op(B), not against its row-wise copy (the limit may move either
+// way).
+// docs/algorithms/spmm-csr.md, "The automatic rule"
+inline constexpr std::int64_t kVectorRowsMaxColumns = 16;
+
+// Whether the automatic rule takes CSR-vector: column-wise op(B) from n = 2 up to
+// kVectorRowsMaxColumns. Not n == 1: CSR-vector has no answer to long rows (its geomean
+// over the suite there is below row-split's, though it is faster on the regular
+// matrices).
+inline bool prefers_vector_rows(std::int64_t n, bool b_columns) {
+    return n > 1 && b_columns && n <= kVectorRowsMaxColumns;
+}
+
+// Columns per pass of CSR-vector beyond n == 4 (see choose_row_group).
+// docs/algorithms/spmm-csr.md, "CSR-vector"
+inline constexpr int kVectorTile = 8;
+
+// CSR-vector's lanes per row: the smallest power of two >= a quarter of op(A)'s mean row
+// length, clamped to [2, 32], so that a lane of a mean row holds a few nonzeros, all
+// loaded at once (with one nonzero per lane a warp had one or two rows' worth of loads in
+// flight, too few to cover the memory latency). At least 2: a lane alone per row walks
+// every longer-than-mean row serially, while its partner costs only a shuffle. Its tile:
+// the columns whose values of B (for every unrolled nonzero) and sums a lane holds in
+// registers per pass: 4 up to n = 4 (a wider tile would only cost registers and
+// occupancy), kVectorTile beyond (the entries of A are loaded once per kVectorTile
+// columns; wider tiles would spill or lower occupancy further, see
+// vector_rows_blocks_per_sm). docs/algorithms/spmm-csr.md, "The automatic rule".
+inline row_group choose_row_group(std::int64_t m, std::int64_t nnz, std::int64_t n) {
+    row_group g;
+    const double mean = m > 0 ? double(nnz) / double(m) : 0.0;
+    while (g.lanes < 32 && double(g.lanes) * 4.0 < mean) g.lanes *= 2;
+    g.tile = n <= 4 ? 4 : kVectorTile;
+    return g;
+}
+
+// The kernel for `requested` (automatic: the rule above). b_columns: op(B) is
+// column-wise (its row stride is 1).
+inline csr_kernel choose_kernel(csr_kernel requested, std::int64_t n, bool b_columns) {
+    if (requested != csr_kernel::automatic) return requested;
+    if (prefers_vector_rows(n, b_columns)) return csr_kernel::vector_rows;
+    return csr_kernel::row_split;
+}
+
+// ---- SpMV's scatter -----------------------------------------------------------------
+
+// From this many nonzeros SpMV with op(A) = A^T always scatters (no buffer), where the
+// caller allows atomics. Below, a preprocessed A is multiplied through the transposed
+// copy, faster there, and a call without preprocess scatters rather than sorting A's
+// entries into the copy first.
+// docs/algorithms/spmv.md, "op(A) = A^T: scatter or copy, by algorithm"
+inline constexpr std::int64_t kScatterMinNonzeros = std::int64_t(4) << 20;
+
+// ---- row-wise copies ------------------------------------------------------------------
+
+// Whether the row-wise copy of a column-wise op(B) (k x n) pays for its launch and its
+// pass over B: for an op(B) of at least 2^18 elements or 2^22 products (nnz * n); below,
+// the copy's launch outweighed the strided reads on the regular matrices. At n = 1 a
+// column of op(B) is its row: nothing to copy.
+// docs/algorithms/spmm-csr.md, "Row-wise copies".
+inline bool rowwise_b_pays(std::int64_t k, std::int64_t nnz, std::int64_t n) {
+    return n > 1 && (double(k) * double(n) >= 0x1p18 || double(nnz) * double(n) >= 0x1p22);
+}
+
+// Whether row-split writes column-major C through a row-wise copy (m x n sums in the
+// buffer, then formats::finish_columnwise). Written directly, a warp's column lanes store
+// one element per column of C, each `ld` apart; where a warp holds at most two rows (16
+// or 32 column lanes per row) those stores cost more than the copy's two extra passes
+// over C and its launch. With 8 column lanes it lost everywhere, so did a C of under
+// 2^19 elements and rows of more than 32 nonzeros on average, whose products outweigh
+// C's stores. docs/algorithms/spmm-csr.md, "Row-wise copies".
+inline bool rowwise_c_pays(std::int64_t m, std::int64_t nnz, std::int64_t n, const geometry& g) {
+    return n > 1 && g.lanes >= 16 && double(m) * double(n) >= 0x1p19 &&
+           double(nnz) <= 32.0 * double(m);
+}
+
+// Columns per pass where the copies are capped: where the row-wise copies of all n
+// columns would take more than kCopyBudgetBytes, row-split does the columns
+// kChunkColumns at a time, each pass copying its columns of op(B) (and, where it pays at
+// that width, writing its columns of C through the copy), so the buffer holds the copies
+// of kChunkColumns columns only. Why: with copies of all n columns the buffer was as
+// large as op(B) and C together, more than a solver near the device's memory can give. A
+// pass of 32 columns reads A again, but on the matrices whose copies exceed the budget
+// four passes of 32 take about what one pass of 128 took; on the small matrices, whose
+// copies are a few MB, the passes' launches would cost more than they save.
+// docs/algorithms/spmm-csr.md, "Row-wise copies"
+inline constexpr std::int64_t kChunkColumns = 32;
+// docs/algorithms/spmm-csr.md, "Row-wise copies"
+inline constexpr double kCopyBudgetBytes = 0x1p27;  // 128 MiB
+
+// ---- runs of rows with one pattern -----------------------------------------------------
+
+// Runs only on the busy geometry with at least this many column lanes (fp32 n > 32, fp64
+// n > 16); with 8 column lanes neither window gained.
+// docs/algorithms/spmm-csr.md, "Runs of rows"
+inline constexpr int kRunMinLanes = 16;
+// The windows compiled (Z), by index 0 and 1 (a function: device code reads it too).
+constexpr int run_window(int z) { return z == 0 ? 3 : 4; }
+// Only with few runs per row: the window that gives the fewest, at most this many per row
+// (windows start at multiples of Z).
+// docs/algorithms/spmm-csr.md, "Runs of rows"
+inline constexpr double kRunMaxPerRow = 0.4;
+
+// Whether a row-split plan may use runs: the busy geometry's one nonzero lane and at
+// least kRunMinLanes column lanes, no very long rows cut into parts (not where the
+// groups leave the device less busy: there a window's rows are work the device would
+// have done in parallel), fp32 or fp64.
+inline bool runs_possible(const geometry& g, const long_plan& longs, std::size_t element_bytes) {
+    return g.busy && g.rows_lanes == 1 && g.lanes >= kRunMinLanes &&
+           longs.tiers[1].parts <= 1 && element_bytes >= 4;
+}
+
+// The window from the counts of runs in windows of each run_window size over m rows:
+// 1 (no runs) unless one makes at most kRunMaxPerRow runs per row; the fewest runs
+// wins, the smaller window on a tie.
+inline int choose_runs(const unsigned long long (&runs)[2], std::int64_t m) {
+    int best = 1;
+    double fewest = kRunMaxPerRow * double(m);
+    for (int z = 0; z < 2; ++z)
+        if (double(runs[z]) <= fewest && (best == 1 || double(runs[z]) < fewest)) {
+            best = run_window(z);
+            fewest = double(runs[z]);
+        }
+    return best;
+}
+
+}  // namespace tcs::spmm::csr
