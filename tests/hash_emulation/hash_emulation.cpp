@@ -1,5 +1,5 @@
 // The hash SpGEMM plan and its kernels, unchanged, run on the CPU through the SIMT
-// emulation in emu/ (no GPU needed): every stage of the plan on small matrices that
+// emulation of tests/emulation (no GPU needed): every stage of the plan on small matrices that
 // reach every bin, both value types, mixed index bases, beta != 0, scalars read "on the
 // device", empty shapes, exact cancellation, wide rows with bitmaps in shared and in
 // global memory, under the shared memory of an H100 and of a 48 KB device. Checked

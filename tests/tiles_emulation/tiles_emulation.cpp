@@ -1,5 +1,5 @@
 // The tile SpGEMM plan and its kernels, unchanged, run on the CPU through the SIMT
-// emulation of tests/hash_emulation/emu (no GPU needed): every stage of the plan, for
+// emulation of tests/emulation (no GPU needed): every stage of the plan, for
 // tensor cores (DMMA for fp64 and fp32 data, TF32 and fp16 under their math modes,
 // HMMA for fp16 and bf16 data) and CUDA cores, on matrices with dimensions that are not
 // multiples of 8, fully dense and single-element tiles, unsorted columns, empty rows,
@@ -447,7 +447,10 @@ void run_suite(const tcs::device_info& dev, const char* label) {
         }
     }
     {
-        // Row i of A: columns 2i, 2i+1; row 2i+1 of B = -(row 2i): C is all exact zeros.
+        // Row i of A: columns 2i, 2i+1; row 2i+1 of B = -(row 2i): 1.5*h - 1.5*h, exact
+        // zeros where the products are exact (fp32 data widened to DMMA, fp16 on HMMA).
+        // fp64 data on DMMA keeps the second product unrounded (an fma, as the GPU does):
+        // the first one's rounding error, which check() bounds by the magnitude 3|h|.
         const std::int64_t m = 20;
         tcst_csr half = uniform(m, 60, 9, s), a, b;
         if (tcst_gen_cancelling(&half, &a, &b) != 0) std::abort();
@@ -455,6 +458,7 @@ void run_suite(const tcs::device_info& dev, const char* label) {
         for (value_type t : {value_type::f64, value_type::f32, value_type::f16}) {
             o.type = t;
             check("exact cancellation", a, &b, o, dev);
+            if (t == value_type::f64) continue;
             const std::vector<double> none;
             const result r = multiply(a, &b, o, dev, 5, none);
             for (double v : r.val)

@@ -1,8 +1,10 @@
-// The emulation's version of cpp/core/kernel_launch.hpp: a launch runs the
-// kernel on the CPU (simt.hpp), dynamic shared memory is the emulator's buffer.
+// The emulation's cpp/core/kernel_launch.hpp: a launch runs the kernel on the CPU
+// (simt.hpp) after dropping any cp.async copies a previous kernel left pending
+// (core/mma.cuh); dynamic shared memory is the emulator's buffer.
 #pragma once
 
 #include "core/error.hpp"
+#include "core/mma.cuh"
 
 #include <cuda_runtime.h>
 
@@ -25,6 +27,7 @@ template <class... Params, class... Args>
 void launch(const char* what, void (*kernel)(Params...), int grid, int threads, std::size_t smem,
             cudaStream_t, Args... args) {
     ::emu::count_launch(what, threads, smem);
+    mma::drop_pending_copies();
     const std::function<void()> body = [&] { kernel(args...); };
     ::emu::run_grid(grid, threads, smem, body);
 }
