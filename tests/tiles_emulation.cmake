@@ -30,9 +30,10 @@ endif()
 
 # gpu_spgemm_tiles_emulated: the GPU test gpu_spgemm_tiles.c itself, through the public
 # API, against the library's SpGEMM (the C layer, the default's choice, the hash and
-# tile plans and kernels) compiled for the same CPU emulation. Slow (every warp
-# collective is a rendezvous of 32 fibers), so it is labelled `emulation`, not `host`, and
-# left out of the default build: the test command never runs it. Its build is a test of
+# tile plans and kernels) compiled for the same CPU emulation. It takes minutes (the GPU
+# test's sizes, every warp collective a rendezvous of 32 fibers) and a second build of
+# the C layer and SpGEMM, so it is labelled `emulation`, not `host`, and left out of the
+# default build: the test command never runs it. Its build is a test of
 # the same label (a fixture), so `ctest -L emulation` builds it first.
 if(CMAKE_SYSTEM_NAME STREQUAL "Linux")
   file(GLOB TCS_EMU_LIB_SOURCES ${PROJECT_SOURCE_DIR}/lib/*.cpp)
