@@ -14,12 +14,9 @@ if(CMAKE_SYSTEM_NAME STREQUAL "Linux")  # ucontext fibers
       ${PROJECT_SOURCE_DIR}/cpp/spmm/blocks/multiply_bf16.cu
       ${PROJECT_SOURCE_DIR}/cpp/spmm/blocks/multiply_f32.cu
       ${PROJECT_SOURCE_DIR}/cpp/spmm/blocks/multiply_f64.cu)
-  set_source_files_properties(${TCS_BLOCKS_EMU_KERNELS} PROPERTIES LANGUAGE CXX)
-  add_executable(blocks_emulation
+  tcs_add_emulation_program(blocks_emulation
     ${CMAKE_CURRENT_SOURCE_DIR}/blocks_emulation/blocks_emulation.cpp
     ${TCS_BLOCKS_EMU_KERNELS})
-  tcs_use_emulation(blocks_emulation)
-  target_link_libraries(blocks_emulation PRIVATE tcs_test_support)
   add_test(NAME blocks_emulation COMMAND blocks_emulation)
   set_tests_properties(blocks_emulation PROPERTIES LABELS host TIMEOUT 1500)
   tcs_emulation_asan_test(blocks_emulation)

@@ -16,12 +16,9 @@ if(CMAKE_SYSTEM_NAME STREQUAL "Linux")  # ucontext fibers
       ${PROJECT_SOURCE_DIR}/cpp/spmm/csr/multiply/f64_f64_i64.cu
       ${PROJECT_SOURCE_DIR}/cpp/spmm/csr/single_f32.cu
       ${PROJECT_SOURCE_DIR}/cpp/spmm/csr/single_f64.cu)
-  set_source_files_properties(${TCS_CSR_EMU_KERNELS} PROPERTIES LANGUAGE CXX)
-  add_executable(csr_emulation
+  tcs_add_emulation_program(csr_emulation
     ${CMAKE_CURRENT_SOURCE_DIR}/csr_emulation/csr_emulation.cpp
     ${TCS_CSR_EMU_KERNELS})
-  tcs_use_emulation(csr_emulation)
-  target_link_libraries(csr_emulation PRIVATE tcs_test_support)
   # Rounded arithmetic stays one operation each, as __fmul_rn and __fmaf_rn are on the GPU.
   target_compile_options(csr_emulation PRIVATE -ffp-contract=off)
   add_test(NAME csr_emulation COMMAND csr_emulation)

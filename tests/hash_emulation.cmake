@@ -7,12 +7,9 @@ if(CMAKE_SYSTEM_NAME STREQUAL "Linux")  # ucontext fibers
   set(TCS_HASH_DIR ${PROJECT_SOURCE_DIR}/cpp/spgemm/hash)
   set(TCS_HASH_EMU_KERNELS ${TCS_HASH_DIR}/products.cu ${TCS_HASH_DIR}/symbolic.cu
       ${TCS_HASH_DIR}/numeric_f32.cu ${TCS_HASH_DIR}/numeric_f64.cu ${TCS_HASH_DIR}/hash_plan.cu)
-  set_source_files_properties(${TCS_HASH_EMU_KERNELS} PROPERTIES LANGUAGE CXX)
-  add_executable(hash_emulation
+  tcs_add_emulation_program(hash_emulation
     ${CMAKE_CURRENT_SOURCE_DIR}/hash_emulation/hash_emulation.cpp
     ${TCS_HASH_DIR}/bins.cpp ${TCS_HASH_EMU_KERNELS})
-  tcs_use_emulation(hash_emulation)
-  target_link_libraries(hash_emulation PRIVATE tcs_test_support)
   add_test(NAME hash_emulation COMMAND hash_emulation)
   set_tests_properties(hash_emulation PROPERTIES LABELS host TIMEOUT 900)
 endif()

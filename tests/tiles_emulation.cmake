@@ -15,12 +15,9 @@ if(CMAKE_SYSTEM_NAME STREQUAL "Linux")
       ${PROJECT_SOURCE_DIR}/cpp/spgemm/tiles/multiply_16bit.cu
       ${PROJECT_SOURCE_DIR}/cpp/spgemm/tiles/tile_plan.cu
       ${PROJECT_SOURCE_DIR}/cpp/spgemm/hash/products.cu)
-  set_source_files_properties(${TCS_TILES_EMU_KERNELS} PROPERTIES LANGUAGE CXX)
-  add_executable(tiles_emulation
+  tcs_add_emulation_program(tiles_emulation
     ${CMAKE_CURRENT_SOURCE_DIR}/tiles_emulation/tiles_emulation.cpp
     ${TCS_TILES_EMU_KERNELS})
-  tcs_use_emulation(tiles_emulation)
-  target_link_libraries(tiles_emulation PRIVATE tcs_test_support)
   add_test(NAME tiles_emulation COMMAND tiles_emulation)
   set_tests_properties(tiles_emulation PROPERTIES LABELS host TIMEOUT 900 ENVIRONMENT "TCS_TEST_QUICK=1")
   add_test(NAME tiles_emulation_full COMMAND tiles_emulation)
