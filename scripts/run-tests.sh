@@ -33,7 +33,8 @@ if [ "${count:-0}" -eq 0 ]; then
   echo "no tests were found" >&2
   exit 1
 fi
-# The `emulation` label (GPU tests run whole on the CPU's SIMT emulation, and the full
-# sweep of tiles_emulation, whose quick half runs here) takes tens of minutes:
-# `ctest -L emulation` runs it on purpose, as scripts/gpu-check.sh does.
+# The `emulation` label (a GPU test run whole on the CPU's SIMT emulation, with its own
+# build of the C layer and SpGEMM, and the full sweep of tiles_emulation, whose quick
+# half runs here) takes minutes more: `ctest -L emulation` runs it on purpose, as
+# scripts/gpu-check.sh does.
 "$ctest_bin" --test-dir "$build" --output-on-failure -j "$jobs" -LE emulation

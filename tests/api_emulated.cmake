@@ -1,16 +1,12 @@
 # api_arguments_emulated, api_descriptors_emulated (host): the host tests api_arguments.c
 # and api_descriptors.c again, linked with the whole C layer (lib/) and the core compiled
-# as C++ against the CPU emulation of CUDA (tests/hash_emulation/emu), so that tcsCreate
+# as C++ against the CPU emulation of CUDA (tests/emulation), so that tcsCreate
 # gets a handle without a GPU: every bad-argument check that needs a handle, and the
 # stale-handle checks of tcsDestroy, run on every landing. Both are built with
 # AddressSanitizer (GCC and Clang): a double free or a read of a freed object fails them.
 # Nothing here computes: the emulated kernels are linked, never run (their numbers are
 # tested by hash_emulation, tiles_emulation, blocks_emulation and csr_emulation), and the
 # CSR SpMM launchers, the largest of them, are not even compiled (no_csr_products.cpp).
-#
-# The SpGEMM side and the SpMM side take different emulation headers first (tile SpGEMM
-# needs the fp64 mma fragments of hash_emulation/emu, block SpMM the cp.async and
-# ldmatrix of blocks_emulation/emu), hence two object libraries.
 if(CMAKE_SYSTEM_NAME STREQUAL "Linux" AND CMAKE_CXX_COMPILER_ID MATCHES "GNU|Clang")
   set(TCS_EMU_ASAN -fsanitize=address -fno-omit-frame-pointer)
   file(GLOB TCS_API_EMU_LIB ${PROJECT_SOURCE_DIR}/lib/*.cpp)
@@ -30,33 +26,24 @@ if(CMAKE_SYSTEM_NAME STREQUAL "Linux" AND CMAKE_CXX_COMPILER_ID MATCHES "GNU|Cla
   set_source_files_properties(${TCS_API_EMU_SPGEMM_KERNELS} ${TCS_API_EMU_SPMM_KERNELS}
                               PROPERTIES LANGUAGE CXX)
 
-  add_library(tcs_api_emu_spgemm OBJECT
+  add_library(tcs_api_emu OBJECT
     ${TCS_API_EMU_LIB}
     ${CMAKE_CURRENT_SOURCE_DIR}/tiles_emulation/no_input_check.cpp
-    ${CMAKE_CURRENT_SOURCE_DIR}/hash_emulation/emu/simt.cpp
-    ${CMAKE_CURRENT_SOURCE_DIR}/hash_emulation/emu/runtime.cpp
+    ${CMAKE_CURRENT_SOURCE_DIR}/api_emulated/no_csr_products.cpp
     ${PROJECT_SOURCE_DIR}/cpp/core/device.cpp
     ${PROJECT_SOURCE_DIR}/cpp/spgemm/select.cpp
     ${PROJECT_SOURCE_DIR}/cpp/spgemm/hash/bins.cpp
-    ${TCS_API_EMU_SPGEMM_KERNELS})
-  target_include_directories(tcs_api_emu_spgemm BEFORE PRIVATE ${CMAKE_CURRENT_SOURCE_DIR}/hash_emulation/emu)
-  add_library(tcs_api_emu_spmm OBJECT ${TCS_API_EMU_SPMM_KERNELS}
-              ${CMAKE_CURRENT_SOURCE_DIR}/api_emulated/no_csr_products.cpp)
-  target_include_directories(tcs_api_emu_spmm BEFORE PRIVATE
-    ${CMAKE_CURRENT_SOURCE_DIR}/blocks_emulation/emu
-    ${CMAKE_CURRENT_SOURCE_DIR}/hash_emulation/emu)
-  foreach(objects tcs_api_emu_spgemm tcs_api_emu_spmm)
-    target_include_directories(${objects} PRIVATE ${PROJECT_SOURCE_DIR}/cpp
-                               ${PROJECT_SOURCE_DIR}/include ${PROJECT_SOURCE_DIR}/lib)
-    target_compile_definitions(${objects} PRIVATE TCS_BUILDING_LIBRARY)
-    # -O0: nothing here runs a kernel, and unoptimised they build several times faster.
-    target_compile_options(${objects} PRIVATE ${TCS_EMU_ASAN} -O0 -Wno-unknown-pragmas
-                           -Wno-unused-but-set-variable)
-  endforeach()
+    ${TCS_API_EMU_SPGEMM_KERNELS} ${TCS_API_EMU_SPMM_KERNELS})
+  tcs_use_emulation(tcs_api_emu)
+  target_include_directories(tcs_api_emu PRIVATE ${PROJECT_SOURCE_DIR}/lib)
+  target_compile_definitions(tcs_api_emu PRIVATE TCS_BUILDING_LIBRARY)
+  # -O0: nothing here runs a kernel, and unoptimised they build several times faster.
+  target_compile_options(tcs_api_emu PRIVATE ${TCS_EMU_ASAN} -O0 -Wno-unknown-pragmas
+                         -Wno-unused-but-set-variable)
 
   foreach(name api_arguments api_descriptors)
     add_executable(${name}_emulated ${CMAKE_CURRENT_SOURCE_DIR}/${name}.c
-                   $<TARGET_OBJECTS:tcs_api_emu_spgemm> $<TARGET_OBJECTS:tcs_api_emu_spmm>)
+                   $<TARGET_OBJECTS:tcs_api_emu>)
     target_include_directories(${name}_emulated PRIVATE ${PROJECT_SOURCE_DIR}/include)
     target_compile_options(${name}_emulated PRIVATE ${TCS_EMU_ASAN} -Wall -Wextra)
     target_link_options(${name}_emulated PRIVATE -fsanitize=address)

@@ -1,8 +1,8 @@
 # blocks_emulation (host): the block SpMM (cpp/spmm/blocks) and its format
 # (cpp/formats/dense_blocks, row_reorder), unchanged, compiled as C++ against the CPU
-# emulation of CUDA of tests/hash_emulation/emu (fibers per thread, warp intrinsics as
-# rendezvous) with mma.sync, ldmatrix, cp.async, fp16/bf16 and CUB's radix sort emulated
-# in tests/blocks_emulation/emu, and checked against the CPU reference. It needs no GPU;
+# emulation of CUDA of tests/emulation (fibers per thread, warp intrinsics as
+# rendezvous, mma.sync, ldmatrix, cp.async, fp16/bf16 and CUB's radix sort), and checked
+# against the CPU reference. It needs no GPU;
 # what it cannot see (timing, the memory model, the tensor cores' own rounding) the GPU
 # test gpu_spmm_blocks covers.
 if(CMAKE_SYSTEM_NAME STREQUAL "Linux")  # ucontext fibers
@@ -15,19 +15,9 @@ if(CMAKE_SYSTEM_NAME STREQUAL "Linux")  # ucontext fibers
       ${PROJECT_SOURCE_DIR}/cpp/spmm/blocks/multiply_bf16.cu
       ${PROJECT_SOURCE_DIR}/cpp/spmm/blocks/multiply_f32.cu
       ${PROJECT_SOURCE_DIR}/cpp/spmm/blocks/multiply_f64.cu)
-  set_source_files_properties(${TCS_BLOCKS_EMU_KERNELS} PROPERTIES LANGUAGE CXX)
-  add_executable(blocks_emulation
+  tcs_add_emulation_program(blocks_emulation
     ${CMAKE_CURRENT_SOURCE_DIR}/blocks_emulation/blocks_emulation.cpp
-    ${CMAKE_CURRENT_SOURCE_DIR}/hash_emulation/emu/simt.cpp
-    ${CMAKE_CURRENT_SOURCE_DIR}/hash_emulation/emu/runtime.cpp
     ${TCS_BLOCKS_EMU_KERNELS})
-  # The emulation's headers (core/mma.cuh, core/kernel_launch.hpp, cuda_fp16.h, cub/...)
-  # come before the toolkit's and the library's.
-  target_include_directories(blocks_emulation BEFORE PRIVATE
-    ${CMAKE_CURRENT_SOURCE_DIR}/blocks_emulation/emu ${CMAKE_CURRENT_SOURCE_DIR}/hash_emulation/emu)
-  target_include_directories(blocks_emulation PRIVATE ${PROJECT_SOURCE_DIR}/cpp ${PROJECT_SOURCE_DIR}/include)
-  target_link_libraries(blocks_emulation PRIVATE tcs_test_support)
-  target_compile_options(blocks_emulation PRIVATE -Wno-unknown-pragmas -Wno-unused-but-set-variable)
   add_test(NAME blocks_emulation COMMAND blocks_emulation)
   set_tests_properties(blocks_emulation PROPERTIES LABELS host TIMEOUT 1500)
   tcs_emulation_asan_test(blocks_emulation)

@@ -1,6 +1,5 @@
 # csr_emulation (host): the CSR family of SpMM (cpp/spmm/csr, fp32 and fp64), unchanged,
-# compiled as C++ against the CPU emulation of CUDA of tests/hash_emulation/emu (with
-# CUB's radix sort from tests/blocks_emulation/emu), checking that 64-bit indices give
+# compiled as C++ against the CPU emulation of CUDA of tests/emulation, checking that 64-bit indices give
 # bitwise the C of 32-bit ones and meet the reference. It needs no GPU; the GPU tests
 # gpu_spmm_csr and gpu_spmv cover the rest.
 if(CMAKE_SYSTEM_NAME STREQUAL "Linux")  # ucontext fibers
@@ -16,22 +15,11 @@ if(CMAKE_SYSTEM_NAME STREQUAL "Linux")  # ucontext fibers
       ${PROJECT_SOURCE_DIR}/cpp/spmm/csr/multiply/f64_f64_i64.cu
       ${PROJECT_SOURCE_DIR}/cpp/spmm/csr/single_f32.cu
       ${PROJECT_SOURCE_DIR}/cpp/spmm/csr/single_f64.cu)
-  set_source_files_properties(${TCS_CSR_EMU_KERNELS} PROPERTIES LANGUAGE CXX)
-  add_executable(csr_emulation
+  tcs_add_emulation_program(csr_emulation
     ${CMAKE_CURRENT_SOURCE_DIR}/csr_emulation/csr_emulation.cpp
-    ${CMAKE_CURRENT_SOURCE_DIR}/hash_emulation/emu/simt.cpp
-    ${CMAKE_CURRENT_SOURCE_DIR}/hash_emulation/emu/runtime.cpp
     ${TCS_CSR_EMU_KERNELS})
-  # The emulation's headers (core/kernel_launch.hpp, cuda_runtime.h, cub/...) come
-  # before the toolkit's and the library's.
-  target_include_directories(csr_emulation BEFORE PRIVATE
-    ${CMAKE_CURRENT_SOURCE_DIR}/blocks_emulation/emu
-    ${CMAKE_CURRENT_SOURCE_DIR}/hash_emulation/emu)
-  target_include_directories(csr_emulation PRIVATE ${PROJECT_SOURCE_DIR}/cpp ${PROJECT_SOURCE_DIR}/include)
-  target_link_libraries(csr_emulation PRIVATE tcs_test_support)
   # Rounded arithmetic stays one operation each, as __fmul_rn and __fmaf_rn are on the GPU.
-  target_compile_options(csr_emulation PRIVATE -ffp-contract=off -Wno-unknown-pragmas
-                         -Wno-unused-but-set-variable)
+  target_compile_options(csr_emulation PRIVATE -ffp-contract=off)
   add_test(NAME csr_emulation COMMAND csr_emulation)
   set_tests_properties(csr_emulation PROPERTIES LABELS host TIMEOUT 900)
 endif()

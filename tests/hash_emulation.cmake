@@ -1,5 +1,5 @@
 # hash_emulation (host): the hash SpGEMM plan and kernels of cpp/spgemm/hash, unchanged,
-# compiled as C++ against a CPU emulation of CUDA (tests/hash_emulation/emu: a fiber per
+# compiled as C++ against the CPU emulation of CUDA (tests/emulation: a fiber per
 # thread, warp intrinsics as rendezvous, random interleavings) and checked against the
 # CPU reference. It needs no GPU, so the kernels' logic is tested everywhere; what it
 # cannot see (timing, the memory model, the real CUB) the GPU test gpu_spgemm_hash covers.
@@ -7,18 +7,9 @@ if(CMAKE_SYSTEM_NAME STREQUAL "Linux")  # ucontext fibers
   set(TCS_HASH_DIR ${PROJECT_SOURCE_DIR}/cpp/spgemm/hash)
   set(TCS_HASH_EMU_KERNELS ${TCS_HASH_DIR}/products.cu ${TCS_HASH_DIR}/symbolic.cu
       ${TCS_HASH_DIR}/numeric_f32.cu ${TCS_HASH_DIR}/numeric_f64.cu ${TCS_HASH_DIR}/hash_plan.cu)
-  set_source_files_properties(${TCS_HASH_EMU_KERNELS} PROPERTIES LANGUAGE CXX)
-  add_executable(hash_emulation
+  tcs_add_emulation_program(hash_emulation
     ${CMAKE_CURRENT_SOURCE_DIR}/hash_emulation/hash_emulation.cpp
-    ${CMAKE_CURRENT_SOURCE_DIR}/hash_emulation/emu/simt.cpp
-    ${CMAKE_CURRENT_SOURCE_DIR}/hash_emulation/emu/runtime.cpp
     ${TCS_HASH_DIR}/bins.cpp ${TCS_HASH_EMU_KERNELS})
-  # The emulation's headers (cuda_runtime.h, cub/, spgemm/hash/kernel_launch.hpp) come
-  # before the toolkit's and the library's.
-  target_include_directories(hash_emulation BEFORE PRIVATE ${CMAKE_CURRENT_SOURCE_DIR}/hash_emulation/emu)
-  target_include_directories(hash_emulation PRIVATE ${PROJECT_SOURCE_DIR}/cpp ${PROJECT_SOURCE_DIR}/include)
-  target_link_libraries(hash_emulation PRIVATE tcs_test_support)
-  target_compile_options(hash_emulation PRIVATE -Wno-unknown-pragmas -Wno-unused-but-set-variable)
   add_test(NAME hash_emulation COMMAND hash_emulation)
   set_tests_properties(hash_emulation PROPERTIES LABELS host TIMEOUT 900)
 endif()

@@ -1,6 +1,6 @@
 # tiles_emulation (host): the tile SpGEMM plan, its kernels and the CSR -> bitmap tile
 # conversion, unchanged, compiled as C++ against the CPU emulation of CUDA in
-# tests/hash_emulation/emu (fibers per thread, warp collectives as rendezvous, mma.sync
+# tests/emulation (fibers per thread, warp collectives as rendezvous, mma.sync
 # computed from the PTX fragment definitions) and checked against the CPU reference.
 # It needs no GPU; the GPU test gpu_spgemm_tiles covers what it cannot see.
 #   tiles_emulation       (host)       TCS_TEST_QUICK: one of its two device shapes, by the
@@ -15,16 +15,9 @@ if(CMAKE_SYSTEM_NAME STREQUAL "Linux")
       ${PROJECT_SOURCE_DIR}/cpp/spgemm/tiles/multiply_16bit.cu
       ${PROJECT_SOURCE_DIR}/cpp/spgemm/tiles/tile_plan.cu
       ${PROJECT_SOURCE_DIR}/cpp/spgemm/hash/products.cu)
-  set_source_files_properties(${TCS_TILES_EMU_KERNELS} PROPERTIES LANGUAGE CXX)
-  add_executable(tiles_emulation
+  tcs_add_emulation_program(tiles_emulation
     ${CMAKE_CURRENT_SOURCE_DIR}/tiles_emulation/tiles_emulation.cpp
-    ${CMAKE_CURRENT_SOURCE_DIR}/hash_emulation/emu/simt.cpp
-    ${CMAKE_CURRENT_SOURCE_DIR}/hash_emulation/emu/runtime.cpp
     ${TCS_TILES_EMU_KERNELS})
-  target_include_directories(tiles_emulation BEFORE PRIVATE ${CMAKE_CURRENT_SOURCE_DIR}/hash_emulation/emu)
-  target_include_directories(tiles_emulation PRIVATE ${PROJECT_SOURCE_DIR}/cpp ${PROJECT_SOURCE_DIR}/include)
-  target_link_libraries(tiles_emulation PRIVATE tcs_test_support)
-  target_compile_options(tiles_emulation PRIVATE -Wno-unknown-pragmas -Wno-unused-but-set-variable)
   add_test(NAME tiles_emulation COMMAND tiles_emulation)
   set_tests_properties(tiles_emulation PROPERTIES LABELS host TIMEOUT 900 ENVIRONMENT "TCS_TEST_QUICK=1")
   add_test(NAME tiles_emulation_full COMMAND tiles_emulation)
@@ -34,9 +27,10 @@ endif()
 
 # gpu_spgemm_tiles_emulated: the GPU test gpu_spgemm_tiles.c itself, through the public
 # API, against the library's SpGEMM (the C layer, the default's choice, the hash and
-# tile plans and kernels) compiled for the same CPU emulation. Slow (every warp
-# collective is a rendezvous of 32 fibers), so it is labelled `emulation`, not `host`, and
-# left out of the default build: the test command never runs it. Its build is a test of
+# tile plans and kernels) compiled for the same CPU emulation. It takes minutes (the GPU
+# test's sizes, every warp collective a rendezvous of 32 fibers) and a second build of
+# the C layer and SpGEMM, so it is labelled `emulation`, not `host`, and left out of the
+# default build: the test command never runs it. Its build is a test of
 # the same label (a fixture), so `ctest -L emulation` builds it first.
 if(CMAKE_SYSTEM_NAME STREQUAL "Linux")
   file(GLOB TCS_EMU_LIB_SOURCES ${PROJECT_SOURCE_DIR}/lib/*.cpp)
@@ -48,8 +42,6 @@ if(CMAKE_SYSTEM_NAME STREQUAL "Linux")
   add_executable(gpu_spgemm_tiles_emulated
     ${CMAKE_CURRENT_SOURCE_DIR}/gpu_spgemm_tiles.c
     ${CMAKE_CURRENT_SOURCE_DIR}/tiles_emulation/no_input_check.cpp
-    ${CMAKE_CURRENT_SOURCE_DIR}/hash_emulation/emu/simt.cpp
-    ${CMAKE_CURRENT_SOURCE_DIR}/hash_emulation/emu/runtime.cpp
     ${TCS_EMU_LIB_SOURCES}
     ${PROJECT_SOURCE_DIR}/cpp/core/device.cpp
     ${PROJECT_SOURCE_DIR}/cpp/spgemm/select.cpp
@@ -57,12 +49,10 @@ if(CMAKE_SYSTEM_NAME STREQUAL "Linux")
     ${TCS_EMU_HASH_SOURCES}
     ${TCS_TILES_EMU_KERNELS})
   list(REMOVE_DUPLICATES TCS_EMU_HASH_SOURCES)
-  target_include_directories(gpu_spgemm_tiles_emulated BEFORE PRIVATE ${CMAKE_CURRENT_SOURCE_DIR}/hash_emulation/emu)
-  target_include_directories(gpu_spgemm_tiles_emulated PRIVATE ${PROJECT_SOURCE_DIR}/cpp
-                             ${PROJECT_SOURCE_DIR}/include ${PROJECT_SOURCE_DIR}/lib)
+  tcs_use_emulation(gpu_spgemm_tiles_emulated)
+  target_include_directories(gpu_spgemm_tiles_emulated PRIVATE ${PROJECT_SOURCE_DIR}/lib)
   target_compile_definitions(gpu_spgemm_tiles_emulated PRIVATE TCS_BUILDING_LIBRARY)
   target_link_libraries(gpu_spgemm_tiles_emulated PRIVATE tcs_test_support ${CMOCKA_LIBRARIES})
-  target_compile_options(gpu_spgemm_tiles_emulated PRIVATE -Wno-unknown-pragmas -Wno-unused-but-set-variable)
   set_target_properties(gpu_spgemm_tiles_emulated PROPERTIES EXCLUDE_FROM_ALL ON)
   add_test(NAME gpu_spgemm_tiles_emulated_build
            COMMAND ${CMAKE_COMMAND} --build ${CMAKE_BINARY_DIR} --target gpu_spgemm_tiles_emulated)

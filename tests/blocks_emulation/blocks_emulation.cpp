@@ -1,7 +1,7 @@
 // The block SpMM (cpp/spmm/blocks) and its format (cpp/formats/dense_blocks, row_reorder),
-// unchanged, run on the CPU through the SIMT emulation of tests/hash_emulation/emu, with
+// unchanged, run on the CPU through the SIMT emulation of tests/emulation, with
 // mma.sync, ldmatrix and cp.async emulated from the PTX ISA's fragment tables
-// (emu/core/mma.cuh). No GPU needed, so the kernels' logic is tested everywhere; what the
+// (tests/emulation/core/mma.cuh). No GPU needed, so the kernels' logic is tested everywhere; what the
 // emulation cannot see (timing, the memory model, the real tensor cores' rounding) the
 // GPU test gpu_spmm_blocks covers.
 //

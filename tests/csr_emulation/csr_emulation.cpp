@@ -1,6 +1,6 @@
 // The CSR family of SpMM (cpp/spmm/csr: row-split with its long rows and runs of rows,
 // merge-path with its fix-up, CSR-vector, the transposed copy, the row-wise copies),
-// unchanged, run on the CPU through the SIMT emulation of tests/hash_emulation/emu. What
+// unchanged, run on the CPU through the SIMT emulation of tests/emulation. What
 // it checks is the index width: for fp32 and fp64, every algorithm, opA N and T, n from 1
 // to 40, both index bases, B and C in either order, with and without preprocess, A with
 // 64-bit offsets and columns gives bitwise the C of the same A with 32-bit ones, and both

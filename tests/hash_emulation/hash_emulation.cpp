@@ -1,5 +1,5 @@
 // The hash SpGEMM plan and its kernels, unchanged, run on the CPU through the SIMT
-// emulation in emu/ (no GPU needed): every stage of the plan on small matrices that
+// emulation of tests/emulation (no GPU needed): every stage of the plan on small matrices that
 // reach every bin, both value types, mixed index bases, beta != 0, scalars read "on the
 // device", empty shapes, exact cancellation, wide rows with bitmaps in shared and in
 // global memory, under the shared memory of an H100 and of a 48 KB device. Checked
@@ -8,8 +8,7 @@
 // index arrays (A, B or C TCS_INDEX_64I) C must equal bitwise the one of 32-bit arrays,
 // and with rows in chunks (a memory budget) the one of the whole product.
 #include "core/device.hpp"
-#include "emulated_indices.hpp"
-#include "emulation_check.hpp"
+#include "emulated_spgemm.hpp"
 #include "simt.hpp"
 #include "spgemm/hash/launch.hpp"
 #include "spgemm/plan.hpp"
@@ -32,111 +31,24 @@ using tcs::spgemm::problem;
 using tcst::failures;
 std::uint64_t base_seed = 1;
 
-struct options {
-    int a_base = 0, b_base = 0, c_base = 0;
-    bool dbl = false;
-    double alpha = 1.0, beta = 0.0;
-    bool device_scalars = false;
-    bool wide_a = false, wide_b = false, wide_c = false;  // 64-bit index arrays
-    double chunk = 1.0;  // the chunk_fraction of estimateMemory
+// The hash plan multiplies fp32 and fp64 data; fp32 unless a check says otherwise.
+struct options : tcst::spgemm_options {
+    options() { type = tcs::value_type::f32; }
 };
+using result = tcst::spgemm_result;
 
-using buffer = tcst::poisoned_buffer;
-
-// A host matrix with an index base, 32- or 64-bit index arrays and values of the
-// compute type.
-struct operand {
-    tcst::host_indices indices;
-    buffer val;
-    tcs::csr_view view;
-    operand(const tcst_csr& m, int base, bool dbl, bool wide) : val(std::size_t(m.nnz) * 8 + 8) {
-        indices.fill(m, base, wide, view);
-        for (std::int64_t e = 0; e < m.nnz; ++e) {
-            if (dbl)
-                static_cast<double*>(val.get())[e] = m.val[e];
-            else
-                static_cast<float*>(val.get())[e] = float(m.val[e]);
-        }
-        view.rows = m.rows;
-        view.cols = m.cols;
-        view.nnz = m.nnz;
-        view.values = val.get();
-        view.type = dbl ? tcs::value_type::f64 : tcs::value_type::f32;
-        view.base = base;
-    }
-};
-
-struct result {
-    std::vector<int> rp, ci;
-    std::vector<unsigned char> val;
-    std::int64_t products = 0;
-};
-
-std::size_t vsize(const options& o) { return o.dbl ? 8 : 4; }
+tcs::value_type fp(bool dbl) { return dbl ? tcs::value_type::f64 : tcs::value_type::f32; }
+bool is_dbl(const options& o) { return o.type == tcs::value_type::f64; }
 
 // The whole protocol once, with the emulator's scheduling drawn from `schedule`.
 result multiply(const tcst_csr& a, const tcst_csr& b, const options& o, const tcs::device_info& dev,
                 std::uint64_t schedule, const std::vector<double>& old) {
-    emu::set_seed(schedule);
-    operand A(a, o.a_base, o.dbl, o.wide_a), B(b, o.b_base, o.dbl, o.wide_b);
-    problem p;
-    p.a = A.view;
-    p.b = B.view;
-    p.c_base = o.c_base;
-    p.compute = A.view.type;
-    p.device = &dev;
-    auto plan = tcs::spgemm::make_hash_plan();
-    const std::size_t size1 = plan->buffer1_size(p);
-    if (plan->buffer1_size(p) != size1) std::abort();
-    buffer buf1(size1);
-    plan->work_estimation(p, buf1.get());
-    if (o.chunk < 1.0) {
-        buffer buf3(plan->buffer3_size(p, o.chunk) + 8);
-        plan->set_chunks(p, o.chunk, buf1.get(), buf3.get());
-    }
-    result r;
-    r.products = plan->num_products();
-    const std::size_t size2 = plan->buffer2_size(p);
-    buffer buf2(size2);
-    plan->compute(p, buf1.get(), buf2.get());
-    const std::int64_t nnz = plan->nnz_c();
-    const std::size_t index_bytes = o.wide_c ? 8 : 4;
-    buffer rp((std::size_t(a.rows) + 1) * index_bytes), ci(std::size_t(nnz) * index_bytes + 8),
-        val(std::size_t(nnz) * vsize(o) + 8);
-    for (std::int64_t e = 0; e < nnz && o.beta != 0.0; ++e) {
-        if (o.dbl)
-            static_cast<double*>(val.get())[e] = old[e];
-        else
-            static_cast<float*>(val.get())[e] = float(old[e]);
-    }
-    double scalars[2] = {o.alpha, o.beta};
-    float scalars_f[2] = {float(o.alpha), float(o.beta)};
-    tcs::scalar_arg alpha, beta;
-    alpha.ptr = o.dbl ? static_cast<const void*>(&scalars[0]) : &scalars_f[0];
-    beta.ptr = o.dbl ? static_cast<const void*>(&scalars[1]) : &scalars_f[1];
-    alpha.on_device = beta.on_device = o.device_scalars;
-    alpha.type = beta.type = p.compute;
-    tcs::csr_out c;
-    c.rows = a.rows;
-    c.cols = b.cols;
-    c.nnz = nnz;
-    c.row_ptr = rp.get();
-    c.col_idx = nnz > 0 ? ci.get() : nullptr;
-    if (o.wide_c) c.offsets = c.columns = tcs::index_type::i64;
-    c.values = nnz > 0 ? val.get() : nullptr;
-    c.type = p.compute;
-    c.base = o.c_base;
-    plan->copy(p, buf1.get(), buf2.get(), alpha, beta, c);
-    r.rp = tcst::read_indices(rp.get(), a.rows + 1, o.wide_c);
-    r.ci = tcst::read_indices(ci.get(), nnz, o.wide_c);
-    r.val.assign(static_cast<unsigned char*>(val.get()),
-                 static_cast<unsigned char*>(val.get()) + std::size_t(nnz) * vsize(o));
-    return r;
+    return tcst::run_spgemm(tcs::spgemm::make_hash_plan(), a, &b, o, dev, schedule, old);
 }
 
 bool check(const char* name, const tcst_csr& a, const tcst_csr& b, const options& o,
            const tcs::device_info& dev) {
-    std::printf("  %-34s %s bases %d%d%d%s%s%s%s%s\n", name, o.dbl ? "fp64" : "fp32", o.a_base,
+    std::printf("  %-34s %s bases %d%d%d%s%s%s%s%s\n", name, is_dbl(o) ? "fp64" : "fp32", o.a_base,
                 o.b_base, o.c_base, o.beta != 0.0 ? " beta" : "",
                 o.device_scalars ? " device-scalars" : "", o.wide_a ? " A64" : "",
                 o.wide_b ? " B64" : "", o.wide_c ? " C64" : "");
@@ -147,7 +59,7 @@ bool check(const char* name, const tcst_csr& a, const tcst_csr& b, const options
     std::vector<double> old(std::size_t(ref.nnz) + 1);
     tcst_rng rng;
     tcst_rng_seed(&rng, base_seed + 7);
-    for (auto& v : old) v = o.dbl ? tcst_rng_symmetric(&rng) : double(float(tcst_rng_symmetric(&rng)));
+    for (auto& v : old) v = is_dbl(o) ? tcst_rng_symmetric(&rng) : double(float(tcst_rng_symmetric(&rng)));
     for (std::int64_t e = 0; e < ref.nnz; ++e) {
         ref.val[e] = o.alpha * ref.val[e];
         mag[e] = std::fabs(o.alpha) * mag[e];
@@ -159,7 +71,7 @@ bool check(const char* name, const tcst_csr& a, const tcst_csr& b, const options
     const result first = multiply(a, b, o, dev, base_seed * 31 + 1, old);
     char msg[512] = "";
     const int bad = tcst_compare_csr(&ref, mag, first.rp.data(), first.ci.data(), first.val.data(),
-                                     o.dbl, o.c_base, o.dbl ? 1e-12 : 1e-5, msg, sizeof msg);
+                                     is_dbl(o), o.c_base, is_dbl(o) ? 1e-12 : 1e-5, msg, sizeof msg);
     const std::int64_t products = tcst_ref_num_products(&a, &b);
     std::free(mag);
     tcst_csr_free(&ref);
@@ -167,21 +79,21 @@ bool check(const char* name, const tcst_csr& a, const tcst_csr& b, const options
     CHECK(first.products == products, "%s: %lld products, expected %lld", name,
           (long long)first.products, (long long)products);
     const result second = multiply(a, b, o, dev, base_seed * 31 + 2, old);
-    CHECK(first.rp == second.rp && first.ci == second.ci && first.val == second.val,
+    CHECK(first.same_c(second),
           "%s: two interleavings give different C", name);
     // Under a memory budget the rows run in chunks (of 8 rows at least): the same C.
     if (a.rows > 8) {
         options budget = o;
         budget.chunk = 0.3;
         const result chunked = multiply(a, b, budget, dev, base_seed * 31 + 3, old);
-        CHECK(first.rp == chunked.rp && first.ci == chunked.ci && first.val == chunked.val,
+        CHECK(first.same_c(chunked),
               "%s: chunk_fraction 0.3 gives another C", name);
     }
     if (o.wide_a || o.wide_b || o.wide_c) {
         options narrow = o;
         narrow.wide_a = narrow.wide_b = narrow.wide_c = false;
         const result n32 = multiply(a, b, narrow, dev, base_seed * 31 + 1, old);
-        CHECK(first.rp == n32.rp && first.ci == n32.ci && first.val == n32.val,
+        CHECK(first.same_c(n32),
               "%s: 64-bit index arrays give another C than 32-bit ones", name);
     }
     return true;
@@ -252,14 +164,14 @@ tcst_csr one_long_row(std::int64_t rows, int k, std::uint64_t s) {
 bool check_budget_sizes(const tcst_csr& a, const tcst_csr& b, const tcs::device_info& dev) {
     std::printf("  %-34s\n", "budget sizes");
     options o;
-    operand A(a, 0, false, false), B(b, 0, false, false);
+    tcst::spgemm_operand A(a, 0, tcs::value_type::f32, false), B(b, 0, tcs::value_type::f32, false);
     problem p;
     p.a = A.view;
     p.b = B.view;
     p.compute = tcs::value_type::f32;
     p.device = &dev;
     auto plan = tcs::spgemm::make_hash_plan();
-    buffer buf1(plan->buffer1_size(p));
+    tcst::poisoned_buffer buf1(plan->buffer1_size(p));
     plan->work_estimation(p, buf1.get());
     const std::size_t whole = plan->buffer2_size(p);
     const std::size_t per_chunk = 16 * sizeof(int);  // kMaxBins counts
@@ -268,7 +180,7 @@ bool check_budget_sizes(const tcst_csr& a, const tcst_csr& b, const tcs::device_
     CHECK(plan->buffer3_size(p, 1e-9) == std::size_t((m + 7) / 8) * per_chunk,
           "budget: chunks of fewer than 8 rows");
     CHECK(plan->buffer3_size(p, 0.5) == 2 * per_chunk, "budget: chunk_fraction 0.5 is not 2 chunks");
-    buffer buf3(plan->buffer3_size(p, 0.25) + 8);
+    tcst::poisoned_buffer buf3(plan->buffer3_size(p, 0.25) + 8);
     plan->set_chunks(p, 0.25, buf1.get(), buf3.get());
     plan->set_chunks(p, 1.0, buf1.get(), buf3.get());
     CHECK(plan->buffer2_size(p) == whole, "budget: chunk_fraction 1 does not restore buffer2");
@@ -337,7 +249,7 @@ void run_suite(const tcs::device_info& dev, const char* label) {
             o.a_base = v & 1;
             o.b_base = (v >> 1) & 1;
             o.c_base = (v >> 2) & 1;
-            o.dbl = v % 3 == 0;
+            o.type = fp(v % 3 == 0);
             o.beta = v == 5 ? -0.5 : 0.0;
             o.alpha = v == 6 ? 2.5 : 1.0;
             o.device_scalars = v >= 4;
@@ -352,7 +264,7 @@ void run_suite(const tcs::device_info& dev, const char* label) {
             o.a_base = w % 2;
             o.b_base = (w / 2) % 2;
             o.c_base = (w / 4) % 2;
-            o.dbl = w % 3 == 0;
+            o.type = fp(w % 3 == 0);
             o.beta = w == 7 ? 0.75 : 0.0;
             check("uniform, 64-bit indices", a, b, o, dev);
         }
@@ -365,7 +277,7 @@ void run_suite(const tcs::device_info& dev, const char* label) {
         tcst_csr_shuffle_columns(&a, s + 3);
         for (int dbl = 0; dbl < 2; ++dbl) {
             o = options{};
-            o.dbl = dbl;
+            o.type = fp(dbl);
             o.a_base = 1;
             check("rmat (unsorted)", a, a, o, dev);
         }
@@ -377,7 +289,7 @@ void run_suite(const tcs::device_info& dev, const char* label) {
             std::abort();
         o = options{};
         check("stencil27 dof 1", a, a, o, dev);
-        o.dbl = true;
+        o.type = fp(true);
         o.c_base = 1;
         check("stencil27 dof 3", b, b, o, dev);
         tcst_csr_free(&a);
@@ -391,7 +303,7 @@ void run_suite(const tcs::device_info& dev, const char* label) {
         a.rows = 40;
         a.nnz = a.row_ptr[40];
         o = options{};
-        o.dbl = true;
+        o.type = fp(true);
         check("banded rows (first guess)", a, b, o, dev);
         tcst_csr_free(&a);
         tcst_csr_free(&b);
@@ -409,7 +321,7 @@ void run_suite(const tcs::device_info& dev, const char* label) {
         tcst_csr a = ladder(24, 2048, 12, s), b = uniform(2048, 20000, 6, s + 1);
         for (int dbl = 0; dbl < 2; ++dbl) {
             o = options{};
-            o.dbl = dbl;
+            o.type = fp(dbl);
             o.b_base = 1;
             o.beta = dbl ? 0.25 : 0.0;
             check("ladder (all bins)", a, b, o, dev);
@@ -427,7 +339,7 @@ void run_suite(const tcs::device_info& dev, const char* label) {
         // A long row of C in n = 500000: its bitmaps do not fit 48 KB of shared memory.
         tcst_csr a = one_long_row(8, 40, s), b = uniform(40, 500000, 250, s + 1);
         o = options{};
-        o.dbl = true;
+        o.type = fp(true);
         check("wide row, n = 500000", a, b, o, dev);
         o.wide_a = o.wide_b = o.wide_c = true;
         o.a_base = 1;

@@ -1,15 +1,26 @@
-// __half for the emulation: IEEE binary16 bits and the conversions the kernels use
-// (round to nearest even, subnormals, infinities and NaN kept).
+// __half for the CPU emulation: IEEE binary16 bits and the conversions the kernels use
+// (round to nearest even, subnormals, infinities and NaN kept), written out in integer
+// arithmetic so that no compiler's own _Float16 is needed.
 #pragma once
 
 #include <cstdint>
 #include <cstring>
 
+struct __half;
+inline __half __float2half_rn(float f);
+
 struct __half {
     unsigned short x;
+    __half() = default;
+    __half(float f);  // as CUDA's: the conversion rounds to nearest even
 };
 
 inline unsigned short __half_as_ushort(__half h) { return h.x; }
+inline __half __ushort_as_half(unsigned short u) {
+    __half h;
+    h.x = u;
+    return h;
+}
 
 inline float __half2float(__half h) {
     const std::uint32_t sign = std::uint32_t(h.x & 0x8000u) << 16;
@@ -50,3 +61,5 @@ inline __half __float2half_rn(float f) {
     }
     return h;
 }
+
+inline __half::__half(float f) : x(__float2half_rn(f).x) {}

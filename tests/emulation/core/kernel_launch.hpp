@@ -1,6 +1,6 @@
-// The emulation's version of cpp/core/kernel_launch.hpp: a launch runs the kernel on the
-// CPU (simt.hpp) after dropping any cp.async copies a previous kernel left pending;
-// dynamic shared memory is the emulator's buffer.
+// The emulation's cpp/core/kernel_launch.hpp: a launch runs the kernel on the CPU
+// (simt.hpp) after dropping any cp.async copies a previous kernel left pending
+// (core/mma.cuh); dynamic shared memory is the emulator's buffer.
 #pragma once
 
 #include "core/error.hpp"

@@ -1,6 +1,20 @@
 #include "simt.hpp"
 
+#if !defined(__x86_64__)
 #include <ucontext.h>
+#endif
+
+#if defined(__SANITIZE_ADDRESS__)
+#define TCS_EMU_ASAN 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define TCS_EMU_ASAN 1
+#endif
+#endif
+#ifdef TCS_EMU_ASAN
+#include <sanitizer/asan_interface.h>
+#include <sanitizer/common_interface_defs.h>
+#endif
 
 #include <algorithm>
 #include <cstdio>
@@ -10,6 +24,45 @@
 #include <memory>
 #include <vector>
 
+// Switching between fibers. glibc's swapcontext saves and restores the signal mask, a
+// system call at every switch (two per lane and collective), which made the emulation
+// spend most of its time in the kernel; on x86-64 a switch here saves the registers the
+// ABI asks a callee to keep (rbx, rbp, r12-r15, the SSE and x87 control words) on the
+// fiber's own stack and swaps stack pointers. Elsewhere, ucontext.
+#if defined(__x86_64__)
+extern "C" void tcs_emu_switch(void** save_sp, void* load_sp);
+asm(R"(
+    .text
+    .p2align 4
+    .globl tcs_emu_switch
+    .hidden tcs_emu_switch
+    .type tcs_emu_switch, @function
+tcs_emu_switch:
+    pushq %rbp
+    pushq %rbx
+    pushq %r12
+    pushq %r13
+    pushq %r14
+    pushq %r15
+    subq $8, %rsp
+    stmxcsr (%rsp)
+    fnstcw 4(%rsp)
+    movq %rsp, (%rdi)
+    movq %rsi, %rsp
+    ldmxcsr (%rsp)
+    fldcw 4(%rsp)
+    addq $8, %rsp
+    popq %r15
+    popq %r14
+    popq %r13
+    popq %r12
+    popq %rbx
+    popq %rbp
+    ret
+    .size tcs_emu_switch, .-tcs_emu_switch
+)");
+#endif
+
 namespace emu {
 
 uint3_ block_index, grid_dim, block_dim;
@@ -17,6 +70,45 @@ uint3_ block_index, grid_dim, block_dim;
 namespace {
 
 constexpr std::size_t kStack = 256 * 1024;
+
+// One execution context: a fiber's, or the scheduler's (the thread's own stack).
+struct context {
+#if defined(__x86_64__)
+    void* sp = nullptr;
+#else
+    ucontext_t uc;
+#endif
+};
+
+// A context that starts `entry` (which never returns) on `stack`.
+void make_context(context& c, char* stack, std::size_t bytes, void (*entry)()) {
+#if defined(__x86_64__)
+    // What tcs_emu_switch pops: the control words (MXCSR 0x1F80, x87 0x037F: round to
+    // nearest, exceptions masked), r15 .. rbp, then `entry` as the return address, with
+    // the stack 16-byte aligned at entry as after a call.
+    auto top = reinterpret_cast<std::uintptr_t>(stack + bytes) & ~std::uintptr_t(15);
+    auto* slot = reinterpret_cast<std::uint64_t*>(top);
+    *--slot = 0;  // entry's own return address: none
+    *--slot = reinterpret_cast<std::uint64_t>(entry);
+    for (int r = 0; r < 6; ++r) *--slot = 0;
+    *--slot = 0x1F80ull | (0x037Full << 32);
+    c.sp = slot;
+#else
+    getcontext(&c.uc);
+    c.uc.uc_stack.ss_sp = stack;
+    c.uc.uc_stack.ss_size = bytes;
+    c.uc.uc_link = nullptr;
+    makecontext(&c.uc, entry, 0);
+#endif
+}
+
+void switch_context(context& from, context& to) {
+#if defined(__x86_64__)
+    tcs_emu_switch(&from.sp, to.sp);
+#else
+    swapcontext(&from.uc, &to.uc);
+#endif
+}
 
 enum class state { ready, waiting_warp, waiting_block, done };
 
@@ -53,16 +145,17 @@ std::uint64_t next_random() {
 }  // namespace
 
 struct fiber {
-    ucontext_t ctx;
+    context ctx;
     std::unique_ptr<char[]> stack;
     uint3_ tid;
     int warp = 0, lane = 0;
     state st = state::ready;
+    void* asan_fake_stack = nullptr;  // AddressSanitizer's, kept while switched out
 };
 
 namespace {
 
-ucontext_t scheduler_ctx;
+context scheduler_ctx;
 std::vector<std::unique_ptr<fiber>> fibers;
 std::vector<fiber*> ready;
 std::vector<warp_state> warps;
@@ -71,7 +164,33 @@ fiber* running = nullptr;
 const std::function<void()>* kernel_body = nullptr;
 std::vector<unsigned char> smem;
 
-void switch_to_scheduler() { swapcontext(&running->ctx, &scheduler_ctx); }
+// AddressSanitizer is told of every switch between stacks (or it takes a fiber's frames
+// for overflows of the thread's stack); the scheduler's stack bounds come back from the
+// first switch into a fiber.
+#ifdef TCS_EMU_ASAN
+const void* scheduler_stack = nullptr;
+std::size_t scheduler_stack_bytes = 0;
+#endif
+
+// Runs on the fiber's stack, just after a switch into it.
+void arrived_in_fiber() {
+#ifdef TCS_EMU_ASAN
+    __sanitizer_finish_switch_fiber(running->asan_fake_stack, &scheduler_stack, &scheduler_stack_bytes);
+#endif
+}
+
+// A finished fiber switches out for good (its fake stack, if any, goes).
+void switch_to_scheduler() {
+#ifdef TCS_EMU_ASAN
+    running->asan_fake_stack = nullptr;
+    __sanitizer_start_switch_fiber(running->st == state::done ? nullptr : &running->asan_fake_stack,
+                                   scheduler_stack, scheduler_stack_bytes);
+#endif
+    switch_context(running->ctx, scheduler_ctx);
+    arrived_in_fiber();
+}
+
+void switch_to_fiber(fiber* f);
 
 void make_ready(fiber* f) {
     f->st = state::ready;
@@ -93,7 +212,16 @@ void open_barrier() {
         if (g->st == state::waiting_block) make_ready(g.get());
 }
 
+// The waiting lanes of warp w are ready again (in thread order, as the schedule's
+// random draws expect).
+void wake_warp(int w) {
+    const std::size_t first = std::size_t(w) * 32, last = std::min(fibers.size(), first + 32);
+    for (std::size_t t = first; t < last; ++t)
+        if (fibers[t]->st == state::waiting_warp) make_ready(fibers[t].get());
+}
+
 void trampoline() {
+    arrived_in_fiber();
     (*kernel_body)();
     fiber* f = running;
     f->st = state::done;
@@ -104,6 +232,17 @@ void trampoline() {
     // Exited threads no longer count at barriers (as whole exited warps on the GPU).
     if (block.arrived > 0 && block.arrived == block.live) open_barrier();
     switch_to_scheduler();
+}
+
+void switch_to_fiber(fiber* f) {
+#ifdef TCS_EMU_ASAN
+    void* fake_stack = nullptr;
+    __sanitizer_start_switch_fiber(&fake_stack, f->stack.get(), kStack);
+#endif
+    switch_context(scheduler_ctx, f->ctx);
+#ifdef TCS_EMU_ASAN
+    __sanitizer_finish_switch_fiber(fake_stack, nullptr, nullptr);
+#endif
 }
 
 }  // namespace
@@ -207,8 +346,7 @@ std::uint64_t collective(op o, unsigned mask, std::uint64_t value, int arg, int 
         }
         w.arrived = 0;
         ++w.generation;
-        for (auto& g : fibers)
-            if (g->warp == f->warp && g->st == state::waiting_warp) make_ready(g.get());
+        wake_warp(f->warp);
         yield_ready();  // a scheduling point for the last lane too
     } else {
         f->st = state::waiting_warp;
@@ -236,8 +374,7 @@ void warp_combine(const void* in, std::size_t in_bytes, void* out, std::size_t o
         w.arrived = 0;
         w.combining = false;
         ++w.generation;
-        for (auto& g : fibers)
-            if (g->warp == f->warp && g->st == state::waiting_warp) make_ready(g.get());
+        wake_warp(f->warp);
         yield_ready();
     } else {
         f->st = state::waiting_warp;
@@ -284,11 +421,11 @@ void run_grid(int grid, int threads, std::size_t smem_bytes, const std::function
             f->warp = t / 32;
             f->lane = t % 32;
             ++warps[std::size_t(f->warp)].live;
-            getcontext(&f->ctx);
-            f->ctx.uc_stack.ss_sp = f->stack.get();
-            f->ctx.uc_stack.ss_size = kStack;
-            f->ctx.uc_link = nullptr;
-            makecontext(&f->ctx, trampoline, 0);
+#ifdef TCS_EMU_ASAN
+            // The frames a finished fiber left on the stack are gone.
+            __asan_unpoison_memory_region(f->stack.get(), kStack);
+#endif
+            make_context(f->ctx, f->stack.get(), kStack, trampoline);
             make_ready(f);
             mine.push_back(f);
         }
@@ -304,7 +441,7 @@ void run_grid(int grid, int threads, std::size_t smem_bytes, const std::function
             ready[pick] = ready.back();
             ready.pop_back();
             running = f;
-            swapcontext(&scheduler_ctx, &f->ctx);
+            switch_to_fiber(f);
             running = nullptr;
             if (f->st == state::done) ++finished;
         }

@@ -1,4 +1,4 @@
-// The part of the CUDA device language the hash SpGEMM uses, for the CPU emulation
+// The part of the CUDA device language the emulated kernels use, for the CPU emulation
 // (simt.hpp), over the runtime calls of cuda_runtime_api.h: qualifiers vanish,
 // __shared__ becomes static (blocks run one after another), intrinsics become
 // rendezvous of the emulated warp, device memory is host memory.

@@ -1,9 +1,10 @@
-// A CPU emulation of the CUDA execution model, enough to run the hash SpGEMM kernels
-// unchanged: every thread of a block is a fiber (ucontext) on one OS thread; warp
-// intrinsics are rendezvous of the warp's 32 lanes, __syncthreads one of the block;
-// the next fiber to run is drawn at random at every rendezvous and before atomics, so
-// that results which depend on scheduling show up as differences between runs with
-// different seeds. A lane that skips a warp collective, exits inside one, or mixes two
+// A CPU emulation of the CUDA execution model, enough to run the library's kernels
+// (hash and tile SpGEMM, block and CSR SpMM, their format conversions) unchanged: every
+// thread of a block is a fiber (a stack of its own, switched in user space) on one OS
+// thread; warp intrinsics are rendezvous of the warp's 32 lanes, __syncthreads one of
+// the block; the next fiber to run is drawn at random at every rendezvous and before
+// atomics, so that results which depend on scheduling show up as differences between
+// runs with different seeds. A lane that skips a warp collective, exits inside one, or mixes two
 // kinds of collective is reported, as is a deadlock.
 #pragma once
 
