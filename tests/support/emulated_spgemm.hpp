@@ -63,7 +63,7 @@ struct spgemm_operand {
 struct spgemm_options {
     int a_base = 0, b_base = 0, c_base = 0;
     tcs::value_type type = tcs::value_type::f64;
-    tcs::spgemm::math_mode math = tcs::spgemm::math_mode::standard;
+    tcs::math_mode math = tcs::math_mode::standard;
     double alpha = 1.0, beta = 0.0;
     bool device_scalars = false;
     bool wide_a = false, wide_b = false, wide_c = false;  // 64-bit index arrays
