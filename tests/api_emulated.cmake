@@ -55,6 +55,17 @@ if(CMAKE_SYSTEM_NAME STREQUAL "Linux" AND CMAKE_CXX_COMPILER_ID MATCHES "GNU|Cla
   endforeach()
 endif()
 
+# api_shared_memo (host): matA's preprocess memo (lib/objects.hpp) under a forced
+# interleaving of two threads and under 8 threads at once (issue 38 item 3); the class is
+# header-only, so the program needs no library, only the emulation's CUDA headers.
+add_executable(api_shared_memo ${CMAKE_CURRENT_SOURCE_DIR}/api_emulated/shared_memo.cpp)
+target_include_directories(api_shared_memo BEFORE PRIVATE ${PROJECT_SOURCE_DIR}/tests/emulation)
+target_include_directories(api_shared_memo PRIVATE ${PROJECT_SOURCE_DIR}/lib ${PROJECT_SOURCE_DIR}/cpp
+                           ${PROJECT_SOURCE_DIR}/include)
+target_link_libraries(api_shared_memo PRIVATE Threads::Threads)
+add_test(NAME api_shared_memo COMMAND api_shared_memo)
+set_tests_properties(api_shared_memo PROPERTIES LABELS host TIMEOUT 120)
+
 # api_descriptors_asan, swapin_probe_shim_asan (tests/swapin.cmake): the plain host
 # programs with AddressSanitizer's runtime preloaded. The library and the shim are not
 # instrumented, but every malloc, free, new and delete goes through ASan's allocator,
