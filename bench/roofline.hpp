@@ -8,6 +8,8 @@
 #include <benchmark/benchmark.h>
 
 #include <algorithm>
+#include <cstddef>
+#include <cstdint>
 
 #include "gpu.hpp"
 
@@ -41,6 +43,13 @@ inline void report_roofline(benchmark::State& state, double bytes, double flops,
 // Bytes of a CSR matrix with 32-bit indices: offsets, columns and values.
 inline double csr_bytes(int64_t rows, int64_t nnz, std::size_t value_bytes) {
     return 4.0 * double(rows + 1) + double(nnz) * (4.0 + double(value_bytes));
+}
+
+// What any SpMM moves at least: A (CSR) and B (k x n) read once, C (rows x n) written
+// once (beta = 0). SpMV is the case n = 1.
+inline double spmm_floor_bytes(int64_t rows, int64_t nnz, int64_t k, int64_t n, std::size_t value_bytes) {
+    return csr_bytes(rows, nnz, value_bytes) + double(k) * double(n) * double(value_bytes) +
+           double(rows) * double(n) * double(value_bytes);
 }
 
 }  // namespace bench

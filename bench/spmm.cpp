@@ -11,6 +11,7 @@
 #include "benchmarks.hpp"
 #include "device_csr.hpp"
 #include "gpu.hpp"
+#include "roofline.hpp"
 #include "held_samples.hpp"
 
 namespace bench {
@@ -123,9 +124,7 @@ void spmm_benchmark(benchmark::State& state, const matrix_case& mc, spmm_config 
     check_spmm(m, c, dc, ldc, Lib::name);
 
     const held_samples samples = run_held_samples(state, spmm);
-    // The memory floor: A's three arrays and B read once, C written once.
-    const double bytes = double(rows + 1) * 4 + double(a.nnz) * (4 + double(elem)) +
-                         double(k * n) * double(elem) + double(rows * n) * double(elem);
+    const double bytes = spmm_floor_bytes(rows, a.nnz, k, n, std::size_t(elem));
     report_held_samples(state, samples, bytes, 2.0 * double(a.nnz) * double(n));
     state.counters["n"] = double(n);
     state.counters["nnz_a"] = double(a.nnz);

@@ -159,9 +159,7 @@ void common_counters(benchmark::State& state, host_matrix& m, const blocks_confi
     state.counters["gflops"] = 2.0 * double(m.a().nnz) * double(c.n) / (state.counters["ms"] * 1e-3) * 1e-9;
     // The floor: A (CSR) and B read once, C written once (beta = 0); the tensor cores'
     // rate for the flops (roofline.hpp).
-    const std::size_t v = bytes_of(c.type);
-    const double bytes = csr_bytes(m.a().rows, m.a().nnz, v) +
-                         double(m.a().cols) * double(c.n) * double(v) + double(m.a().rows) * double(c.n) * double(v);
+    const double bytes = spmm_floor_bytes(m.a().rows, m.a().nnz, m.a().cols, c.n, bytes_of(c.type));
     report_roofline(state, bytes, 2.0 * double(m.a().nnz) * double(c.n), c.type, state.counters["ms"]);
 }
 

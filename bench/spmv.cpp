@@ -15,6 +15,7 @@
 #include "benchmarks.hpp"
 #include "device_csr.hpp"
 #include "gpu.hpp"
+#include "roofline.hpp"
 #include "held_samples.hpp"
 
 namespace bench {
@@ -128,9 +129,8 @@ void spmv_benchmark(benchmark::State& state, const matrix_case& mc, spmv_config 
 
     const held_samples samples = run_held_samples(state, spmv);
     // The memory floor: A's three arrays and x read once, y written once.
-    const double elem = double(value_size(c.type));
-    const double bytes = double(rows + 1) * 4 + double(a.nnz) * (4 + elem) + double(in) * elem +
-                         double(out) * elem;
+    const std::size_t elem = value_size(c.type);
+    const double bytes = csr_bytes(rows, a.nnz, elem) + double(in + out) * double(elem);
     report_held_samples(state, samples, bytes, 2.0 * double(a.nnz));
     state.counters["nnz_a"] = double(a.nnz);
     state.counters["rows"] = double(rows);
