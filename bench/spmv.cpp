@@ -156,7 +156,10 @@ void add(const matrix_case& mc, const spmv_config& c, int runs) {
 
 void register_spmv(const matrix_case& mc, const run_counts& runs, bool quick) {
     std::vector<spmv_config> configs = {{CUDA_R_32F, false}, {CUDA_R_64F, false}};
-    if (!quick) configs.push_back({CUDA_R_32F, true});
+    if (!quick) {
+        configs.push_back({CUDA_R_32F, true});
+        configs.push_back({CUDA_R_64F, true});
+    }
     for (const spmv_config& c : configs) {
         add<tcsparse_lib>(mc, c, runs.spmm);
         add<cusparse_lib>(mc, c, runs.spmm);

@@ -1187,10 +1187,13 @@ TCS_API tcsStatus_t tcsSpMM_getBlockCounts(tcsConstSpMatDescr_t matA, int64_t* b
  *      - The scatter: y = beta*y, then every nonzero a(i,j) adds alpha*a(i,j)*x(i) to
  *        y(j) with an atomic addition in y's type. The order of the additions, and so
  *        the rounding of y, may differ from run to run (cuSPARSE's CSR_ALG1 does the
- *        same). It reads A once and needs nothing from the buffer.
+ *        same). It reads A once. Its buffer holds where each warp's share of A's rows
+ *        and nonzeros starts (4 bytes per 256 rows and nonzeros of A), written by
+ *        tcsSpMV_preprocess; a call without preprocess finds the starts itself, the
+ *        same y within rounding.
  *      - DEFAULT and CSR_ALG1 with y of the summation type (fp32, or fp64 for fp64
- *        data): with 4 Mi (4194304) nonzeros or more, the scatter, and a buffer of 0
- *        bytes; with fewer, the copy's buffer, the copy after tcsSpMV_preprocess on
+ *        data): with 4 Mi (4194304) nonzeros or more, the scatter, and the buffer of
+ *        its starts; with fewer, the copy's buffer, the copy after tcsSpMV_preprocess on
  *        that buffer (measured faster there on an H200: docs/algorithms/spmv.md)
  *        and the scatter in a call without it (rather than sorting A's entries into
  *        the copy on every call). With fp16/bf16 y (rounded at every atomic addition,

@@ -491,36 +491,54 @@ static void test_bitwise_same(void** state) {
     tcst_csr_free(&a);
 }
 
-/* op T with DEFAULT and CSR_ALG1 from 4 Mi nonzeros (the scatter always): no buffer,
- * the same with and without preprocess (within the reference's tolerance), every value
- * type, both bases, device scalars and beta != 0. */
+/* op T with DEFAULT and CSR_ALG1 from 4 Mi nonzeros (the scatter always): a buffer that
+ * holds only the partition of A's merge path (4 bytes per 256 rows and nonzeros, and
+ * the carving's alignment), the same y with and without preprocess (with it the warps
+ * read their start rows from the partition, without it they search), within the
+ * reference's tolerance, every value type, both bases, 32- and 64-bit indices, device
+ * scalars and beta != 0. Two matrices: rows of 0-19 entries (rows found by the window of
+ * row ends) and of 1-100 (mean about 50: rows found by the walk), with a few rows of
+ * tens of thousands in each (many warps' parts inside one row). */
 static void test_large_scatter(void** state) {
     (void)state;
     if (fx.quick) return; /* a size, not a path, that the sanitizer run can leave out */
-    tcst_csr original;
-    gen(&original, 460000, 390000, 19, 0.0, 0, 0); /* about 4.6 million entries */
-    assert_true(original.nnz >= (int64_t)4 << 20);
-    for (int type = 0; type < TYPE_COUNT; ++type) {
-        tcst_csr a;
-        assert_int_equal(tcst_csr_copy(&original, &a), 0);
-        spmv_case c = plain_case(type);
-        c.trans = 1;
-        c.alg = type % 2 ? TCS_SPMV_CSR_ALG1 : TCS_SPMV_ALG_DEFAULT;
-        c.base = type % 2;
-        c.device_scalars = type == FP64;
-        c.alpha = 0.75;
-        c.beta = type % 3 == 0 ? 0.0 : -0.5;
-        const size_t bytes = spmv_buffer_bytes(&a, &c);
-        const types_t* t = &TYPES[type];
-        const int scatters = t->y == CUDA_R_32F || t->y == CUDA_R_64F;
-        if (scatters) assert_int_equal(bytes, 0);
-        for (int pre = 0; pre < 2; ++pre) {
-            c.preprocess = pre;
-            check_case("large, op T", &a, &c);
+    tcst_csr originals[2];
+    gen(&originals[0], 560000, 390000, 19, 0.2, 50000, 30000); /* about 4.8 million entries */
+    gen(&originals[1], 90000, 70000, 100, 0.0, 20000, 40000);  /* about 4.7 million */
+    for (int shape = 0; shape < 2; ++shape) {
+        const tcst_csr* original = &originals[shape];
+        assert_true(original->nnz >= (int64_t)4 << 20);
+        const double mean = (double)original->nnz / (double)original->rows;
+        assert_true(shape == 0 ? mean < 32.0 : mean >= 32.0); /* rules.hpp's kScatterWalkMeanRow */
+        for (int type = 0; type < TYPE_COUNT; ++type) {
+            tcst_csr a;
+            assert_int_equal(tcst_csr_copy(original, &a), 0);
+            spmv_case c = plain_case(type);
+            c.trans = 1;
+            c.alg = type % 2 ? TCS_SPMV_CSR_ALG1 : TCS_SPMV_ALG_DEFAULT;
+            c.base = (type + shape) % 2;
+            c.wide = (type + shape) % 3 == 0;
+            c.device_scalars = type == FP64;
+            c.alpha = 0.75;
+            c.beta = type % 3 == 0 ? 0.0 : -0.5;
+            const size_t bytes = spmv_buffer_bytes(&a, &c);
+            const types_t* t = &TYPES[type];
+            const int scatters = t->y == CUDA_R_32F || t->y == CUDA_R_64F;
+            if (scatters) {
+                const size_t partition = 4 * ((size_t)(a.rows + a.nnz) / 256 + 2);
+                if (bytes < partition || bytes > partition + 4096)
+                    fail_msg("%s, large op T: buffer %zu bytes, the partition takes %zu", t->name,
+                             bytes, partition);
+            }
+            for (int pre = 0; pre < 2; ++pre) {
+                c.preprocess = pre;
+                check_case(shape == 0 ? "large, op T, short rows" : "large, op T, long rows", &a, &c);
+            }
+            tcst_csr_free(&a);
         }
-        tcst_csr_free(&a);
     }
-    tcst_csr_free(&original);
+    tcst_csr_free(&originals[0]);
+    tcst_csr_free(&originals[1]);
 }
 
 /* 64-bit indices (TCS_INDEX_64I row offsets and columns): every type, both ops and

@@ -11,8 +11,9 @@
 //                  analyse; during the product, merge-path's carry-out records or
 //                  row-split's row-wise copy of a column-wise op(B) (rules.hpp): no
 //                  two of them are alive at once on the stream
-//   kept           opA = T (but where the scatter always runs, which needs no buffer):
-//                  A^T's row offsets, column indices, permutation, values
+//   kept           opA = T (but where the scatter always runs): A^T's row offsets,
+//                  column indices, permutation, values
+//                  the scatter: the partition of A's merge path (warp start rows)
 //                  row-split: the counts and lists of long rows, the very long rows'
 //                  tickets (zero between runs) and partial sums; the row-wise copy of
 //                  a column-major C
@@ -54,7 +55,7 @@ struct shape {
     geometry geo;              // for passes of `width` columns
     long_plan longs;   // row-split
     bool runs_possible = false;  // row-split: preprocess counts runs of rows (rules.hpp)
-    segmentation seg;  // merge-path
+    segmentation seg;  // merge-path; the scatter: segments of A's merge path as stored
     row_group group;   // CSR-vector
 };
 
@@ -99,6 +100,15 @@ void plan_split(const problem& p, shape& s, std::int64_t width) {
     s.rowwise_c = !p.c.row_major && rowwise_c_pays(s.m, s.nnz, width, s.geo);
 }
 
+// The scatter's warps: kScatterItems items each of A's merge path as stored (A's rows
+// and nonzeros, not op(A)'s).
+segmentation scatter_segments(const problem& p) {
+    segmentation seg;
+    seg.length = kScatterItems;
+    seg.count = (p.a.rows + p.a.nnz + kScatterItems - 1) / kScatterItems;
+    return seg;
+}
+
 shape shape_of(const problem& p) {
     shape s;
     s.m = p.trans_a ? p.a.cols : p.a.rows;
@@ -118,6 +128,7 @@ shape shape_of(const problem& p) {
     if (s.n >= INT_MAX) fail(errc::insufficient_resources, "SpMM: C has 2^31 or more columns");
     if (may_scatter(p, s.n) && s.nnz >= kScatterMinNonzeros) {
         s.kernel = csr_kernel::scatter;
+        s.seg = scatter_segments(p);
         return s;
     }
     const std::size_t element_bytes = size_of(p.a.type);
@@ -145,7 +156,7 @@ struct carved {
     std::size_t long_zeroed = 0;         // followed by the tickets: ints zeroed by analyse
     int* long_lists[2] = {nullptr, nullptr};
     void* partials = nullptr;
-    int* limits = nullptr;   // merge-path: seg.count + 1
+    int* limits = nullptr;   // merge-path and the scatter: seg.count + 1
     void* records = nullptr; // merge-path: seg.count * n accumulators
     void* rowwise_b = nullptr;  // row-split, column-wise op(B): k x formats::rowwise_stride(width)
     void* rowwise_c = nullptr;  // row-split, column-major C: m x formats::rowwise_stride(width) sums
@@ -191,6 +202,7 @@ carved carve(const problem& p, const shape& s, void* buffer) {
         out.limits = kept.take<int>(std::size_t(s.seg.count) + 1);
         out.records = shared;
     }
+    if (s.kernel == csr_kernel::scatter) out.limits = kept.take<int>(std::size_t(s.seg.count) + 1);
     if (s.rowwise_b) out.rowwise_b = shared;
     if (s.rowwise_c) out.rowwise_c = kept.take<char>(rowwise_c_bytes(p, s));
     if (s.runs_possible) out.run_counts = kept.take<unsigned long long>(2);
@@ -224,16 +236,28 @@ merge_view merge_of(const shape& s, const carved& b) {
     return v;
 }
 
+// The partition preprocess leaves in the buffer: of op(A)'s merge path for merge-path,
+// of A's as stored for the scatter.
+merge_view partition_of(const problem& p, const shape& s, const carved& b) {
+    merge_view v = merge_of(s, b);
+    if (s.kernel == csr_kernel::scatter) v.items = p.a.rows + s.nnz;
+    return v;
+}
+
 // What depends only on A's structure, part 2: the merge-path partition (part 1 is
-// A^T's structure, built first).
+// A^T's structure, built first), of op(A) for merge-path and of A as stored for the
+// scatter.
 void partition(const problem& p, const shape& s, const carved& b) {
-    if (s.kernel != csr_kernel::merge_path) return;
-    const csr_rows a = op_a(p, b);
+    const bool scatter = s.kernel == csr_kernel::scatter;
+    if (s.kernel != csr_kernel::merge_path && !scatter) return;
+    const csr_rows a = scatter ? csr_rows{p.a.row_ptr, p.a.col_idx, p.a.offsets, p.a.values, p.a.base}
+                               : op_a(p, b);
+    const std::int64_t rows = scatter ? p.a.rows : s.m;
     const std::int64_t threads = s.seg.count + 1;
     with_index(a.index, [&](auto i) {
         using I = decltype(i);
         launch("partition_kernel", partition_kernel<I>, dim3(unsigned((threads + 255) / 256)), 256,
-               0, p.stream, a.offsets<I>(), a.base, int(s.m), s.nnz, merge_of(s, b), b.limits);
+               0, p.stream, a.offsets<I>(), a.base, int(rows), s.nnz, partition_of(p, s, b), b.limits);
     });
 }
 
@@ -439,7 +463,9 @@ public:
         if (s.no_products || p.alpha.is_host_zero()) return formats::scale(p.c, p.beta, p.stream);
         product x = dense_part(p, s);
         if (s.kernel == csr_kernel::scatter || (!preprocessed && may_scatter(p, s.n))) {
-            // A as stored: a.rows x a.cols, y of a.cols
+            // A as stored: a.rows x a.cols, y of a.cols; the partition where preprocess
+            // left it, else each warp searches.
+            if (preprocessed && s.kernel == csr_kernel::scatter) x.merge = partition_of(p, s, carve(p, s, buffer));
             x.rows = int(p.a.rows);
             x.cols = int(p.a.cols);
             x.row_ptr = p.a.row_ptr;

@@ -147,8 +147,14 @@ void launch_scatter(const product& p) {
         const std::int64_t items = std::int64_t(p.rows) + p.nnz;
         const std::int64_t warps = (items + kScatterItems - 1) / kScatterItems;
         const std::int64_t blocks = (warps * 32 + kThreads - 1) / kThreads;
-        launch("scatter_column_kernel", scatter_column_kernel<T, I>, dim3(unsigned(blocks)),
-               kThreads, 0, p.stream, o.A, o.B.values, o.C.values, o.alpha, items);
+        const auto scatter = [&](auto lookup) {
+            using Lookup = decltype(lookup);
+            launch("scatter_column_kernel", scatter_column_kernel<kScatterItems, Lookup, T, I>,
+                   dim3(unsigned(blocks)), kThreads, 0, p.stream, o.A, o.B.values, o.C.values,
+                   o.alpha, items, p.merge.limits);
+        };
+        if (scatter_rows_by_window(p.rows, p.nnz)) return scatter(rows_by_window{});
+        scatter(rows_by_walk{});
     }
 }
 

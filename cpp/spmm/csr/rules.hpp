@@ -89,12 +89,27 @@ inline csr_kernel choose_kernel(csr_kernel requested, std::int64_t n, bool b_col
 
 // ---- SpMV's scatter -----------------------------------------------------------------
 
-// From this many nonzeros SpMV with op(A) = A^T always scatters (no buffer), where the
-// caller allows atomics. Below, a preprocessed A is multiplied through the transposed
+// From this many nonzeros SpMV with op(A) = A^T always scatters (its buffer holds only the
+// partition of the merge path), where the caller allows atomics. Below, a preprocessed A is multiplied through the transposed
 // copy, faster there, and a call without preprocess scatters rather than sorting A's
 // entries into the copy first.
 // docs/algorithms/spmv.md, "op(A) = A^T: scatter or copy, by algorithm"
 inline constexpr std::int64_t kScatterMinNonzeros = std::int64_t(4) << 20;
+
+// Merge items per warp of the scatter: 8 steps of 32 nonzeros or row ends, the best single
+// value of 128-1024 (fewer warp starts against more warps in flight).
+// docs/algorithms/spmv.md, "The scatter's partition and row lookup"
+inline constexpr int kScatterItems = 256;
+
+// Mean row length of A (as stored) from which the scatter finds the rows of its nonzeros
+// by walking the row offsets (scatter_column.cuh's rows_by_walk); below, by the warp's
+// window of 32 row ends (rows_by_window), which costs every step its shuffles but no
+// chain of loads through short and empty rows.
+// docs/algorithms/spmv.md, "The scatter's partition and row lookup"
+inline constexpr double kScatterWalkMeanRow = 32.0;
+inline bool scatter_rows_by_window(std::int64_t rows, std::int64_t nnz) {
+    return double(nnz) < kScatterWalkMeanRow * double(rows);
+}
 
 // ---- row-wise copies ------------------------------------------------------------------
 
