@@ -25,6 +25,9 @@ struct run_counts {
 void register_spgemm(const matrix_case& c, const run_counts& runs);
 void register_spmm(const matrix_case& c, const run_counts& runs, bool quick);
 void register_spmm_sweep(const matrix_case& c, const run_counts& runs);
+// DEFAULT and cuSPARSE over n = 1..256 (fp32 row- and column-major, fp64 row-major), for
+// the width cliff; only when asked for (--benchmark_filter=^spmm_width/).
+void register_spmm_width(const matrix_case& c, const run_counts& runs);
 void register_spmv(const matrix_case& c, const run_counts& runs, bool quick);
 void register_spmm_blocks(const matrix_case& c, const run_counts& runs);
 void register_spgemm_scale(const run_counts& runs);

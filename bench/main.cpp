@@ -53,9 +53,10 @@ int main(int argc, char** argv) {
         else
             args.push_back(argv[i]);
     }
-    // The sweep forces tcsparse's algorithms for tuning, the block family's comparison
-    // runs every variant: they run only when asked for.
-    static char default_filter[] = "--benchmark_filter=-^(spmm_sweep|spmm_blocks|spgemm_numeric|spgemm_scale)/";
+    // The sweep forces tcsparse's algorithms for tuning, the width sweep runs sixteen
+    // widths, the block family's comparison runs every variant: they run only when asked
+    // for.
+    static char default_filter[] = "--benchmark_filter=-^(spmm_sweep|spmm_width|spmm_blocks|spgemm_numeric|spgemm_scale)/";
     static char roofline_filter[] =
         "--benchmark_filter=^(spgemm_numeric/fp64/|spmm_blocks/(fp16|fp64)/row/n128/)";
     if (!has_flag(args, "--benchmark_filter")) args.push_back(roofline ? roofline_filter : default_filter);
@@ -85,6 +86,7 @@ int main(int argc, char** argv) {
         bench::register_spmv(c, runs, quick);
     }
     for (const bench::matrix_case& c : cases) bench::register_spmm_sweep(c, runs);
+    for (const bench::matrix_case& c : cases) bench::register_spmm_width(c, runs);
     for (const bench::matrix_case& c : cases) bench::register_spmm_blocks(c, runs);
     bench::register_spgemm_scale(runs);
 

@@ -165,6 +165,19 @@ void register_spmm(const matrix_case& mc, const run_counts& runs, bool quick) {
     }
 }
 
+// DEFAULT against cuSPARSE's default over n = 1..256, around the widths where a kernel's
+// column tiling changes (issue 37's width cliff: time(n) should not fall as n grows).
+void register_spmm_width(const matrix_case& mc, const run_counts& runs) {
+    const int64_t widths[] = {1, 2, 4, 8, 16, 24, 32, 33, 48, 64, 65, 96, 128, 129, 192, 256};
+    const spmm_config layouts[] = {{CUDA_R_32F, true, 0}, {CUDA_R_32F, false, 0}, {CUDA_R_64F, true, 0}};
+    for (spmm_config c : layouts)
+        for (int64_t n : widths) {
+            c.n = n;
+            add<tcsparse_lib>("spmm_width", mc, c, tcsparse_lib::spmm_default, tcsparse_lib::name, runs.spmm);
+            add<cusparse_lib>("spmm_width", mc, c, cusparse_lib::spmm_default, cusparse_lib::name, runs.spmm);
+        }
+}
+
 void register_spmm_sweep(const matrix_case& mc, const run_counts& runs) {
     for (int64_t n : {1, 8, 32, 128, 512}) {
         const spmm_config c{CUDA_R_32F, true, n};

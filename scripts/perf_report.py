@@ -9,6 +9,8 @@ matrix, and writes to DIR (default: docs/perf beside this script):
   spgemm.md, spgemm_speedup.png   SpGEMM: times, GFLOP/s, speedup, peak memory and ratio
   spmm.md, spmm_speedup.png       SpMM: times, GFLOP/s, speedup, time over the memory floor
   spmm_sweep.md                   the spmm_sweep family: row-split against merge-path
+  spmm_width.md                   the spmm_width family: DEFAULT and cuSPARSE over n =
+                                  1..256, and where time(n) exceeds a wider n's time
   spmm_blocks.md, spmm_blocks_speedup.png
                                   the spmm_blocks family: the tensor-core block family
                                   against cuSPARSE CSR, cuSPARSE Blocked-ELL (its best
@@ -683,6 +685,47 @@ def sweep_report(results, context, sources):
     return out, summary, {}
 
 
+def width_report(results, context, sources):
+    pairs = pair_up(results, "spmm_width", 5)  # spmm_width/<type>/<order>/n<N>/<matrix>/<lib>
+    if not pairs:
+        return None, [], {}
+    out = ["# SpMM over n = 1..256: DEFAULT against cuSPARSE", "",
+           "tcsparse's DEFAULT and cuSPARSE's default SpMM, timed like docs/perf/spmm.md, at "
+           "sixteen widths. `over wider` is time(n) over the least time of any wider n "
+           "measured (above 1: a wider product took less time, the width cliff; issue 37's "
+           "bar is 1.10 at most). Speedup = cuSPARSE time / tcsparse time.", ""]
+    out += context_lines(context, sources)
+    summary = []
+    for vtype, order, matrix in sorted({(k[0], k[1], k[3]) for k in pairs}):
+        keys = sorted((k for k in pairs if (k[0], k[1], k[3]) == (vtype, order, matrix)),
+                      key=lambda k: _n_of(k[2]))
+        times = [(_n_of(k[2]), value(pairs[k].get("tcsparse"), "ms"),
+                  value(pairs[k].get("cusparse"), "ms")) for k in keys]
+        rows, cliffs, speedups = [], [], []
+        for i, (n, tc, cu) in enumerate(times):
+            wider = [t for _, t, _ in times[i + 1:] if t]
+            over = tc / min(wider) if tc and wider else None
+            if over is not None:
+                cliffs.append((over, n))
+            sp = ratio(cu, tc)
+            if sp is not None:
+                speedups.append((sp, n))
+            rows.append([str(n), fmt(tc, ".4g"), fmt(cu, ".4g"), fmt_speedup(sp), fmt(over, ".2f")])
+        out += ["", f"## `{matrix}`, {vtype}, {order}-major", ""]
+        out += table(["n", "tcsparse ms", "cuSPARSE ms", "speedup", "over wider"], rows)
+        line = f"width {vtype} {order}-major {matrix}:"
+        if cliffs:
+            worst = max(cliffs)
+            line += f" worst time(n)/time(wider) {worst[0]:.2f} at n={worst[1]}"
+        if speedups:
+            low = min(speedups)
+            line += f"; lowest speedup {low[0]:.2f}x at n={low[1]}"
+        summary.append(line)
+        out += ["", line]
+    out += error_notes(pairs)
+    return out, summary, {}
+
+
 # --------------------------------------------------------------------------- blocks
 
 BELL_SIZES = (8, 16, 32, 64)
@@ -978,6 +1021,7 @@ def main(argv=None):
                (spmm_report, "spmm.md", plot_spmm, "spmm_speedup.png"),
                (spmv_report, "spmv.md", plot_spmv, "spmv_speedup.png"),
                (sweep_report, "spmm_sweep.md", None, None),
+               (width_report, "spmm_width.md", None, None),
                (blocks_report, "spmm_blocks.md", plot_blocks, "spmm_blocks_speedup.png"),
                (spgemm_scale_report, "spgemm_scale.md", None, None),
                (roofline_report, "roofline.md", None, None))

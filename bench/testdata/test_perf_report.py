@@ -66,6 +66,28 @@ class Functions(unittest.TestCase):
         self.assertIn("b1 1.5x, b2 1.5x, b3 1.5x the floor (bar <= 2x)", summary[1])
         self.assertNotIn("`graph`", text.split("the three largest")[0].split("Blocky")[-1])
 
+    def test_width_cliff_and_lowest_speedup(self):
+        def bench(name, ms):
+            return {"name": name + "/iterations:3/manual_time", "run_type": "iteration", "ms": ms}
+        # tcsparse: n = 8 takes 1.0, n = 33 takes 1.5, n = 128 takes 1.2 (n = 33 is 1.25x
+        # the wider n = 128: the cliff); cuSPARSE 2.0 everywhere but 1.2 at n = 128.
+        rows = []
+        for n, tc, cu in ((8, 1.0, 2.0), (33, 1.5, 2.0), (128, 1.2, 1.2)):
+            rows.append(bench(f"spmm_width/fp32/row/n{n}/band/tcsparse", tc))
+            rows.append(bench(f"spmm_width/fp32/row/n{n}/band/cusparse", cu))
+        with tempfile.TemporaryDirectory() as tmp:
+            path = os.path.join(tmp, "width.json")
+            with open(path, "w") as f:
+                json.dump({"context": {}, "benchmarks": rows}, f)
+            ctx, results = self.m.load([path])
+            lines, summary, _ = self.m.width_report(results, ctx, [path])
+        text = "\n".join(lines)
+        self.assertIn("## `band`, fp32, row-major", text)
+        self.assertIn("| 33 | 1.5 | 2 | 1.33x | 1.25 |", text)
+        self.assertIn("| 8 | 1 | 2 | 2.00x | 0.83 |", text)
+        self.assertIn("worst time(n)/time(wider) 1.25 at n=33", summary[0])
+        self.assertIn("lowest speedup 1.00x at n=128", summary[0])
+
     def test_base_name_drops_google_benchmark_suffixes(self):
         self.assertEqual(self.m.base_name("spgemm/fp32/a-b_c/tcsparse/iterations:5/manual_time"),
                          "spgemm/fp32/a-b_c/tcsparse")
