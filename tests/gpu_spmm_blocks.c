@@ -727,68 +727,7 @@ static void test_bsr(void** state) {
     tcst_csr_free(&m);
 }
 
-/* ---- block counts on the CPU: an independent count of the same format ---------------- */
-
-static unsigned column_hash(int column, unsigned s) {
-    unsigned h = (unsigned)column * 0x9E3779B1u + s;
-    h ^= h >> 16;
-    h *= 0x85EBCA6Bu;
-    h ^= h >> 13;
-    h *= 0xC2B2AE35u;
-    h ^= h >> 16;
-    return h;
-}
-
-static const uint64_t* sort_keys;
-static int by_key(const void* x, const void* y) {
-    const int a = *(const int*)x, b = *(const int*)y;
-    if (sort_keys[a] != sort_keys[b]) return sort_keys[a] < sort_keys[b] ? -1 : 1;
-    return (a > b) - (a < b); /* stable */
-}
-static int by_int(const void* x, const void* y) {
-    const int a = *(const int*)x, b = *(const int*)y;
-    return (a > b) - (a < b);
-}
-
-/* The signature order (cpp/formats/row_reorder): two min-hashes of each row's columns,
- * rows sorted by them, ties in row order. */
-static int* signature_order(const tcst_csr* a) {
-    uint64_t* key = (uint64_t*)xmalloc((size_t)a->rows * sizeof(uint64_t) + 8);
-    int* order = (int*)xmalloc((size_t)a->rows * sizeof(int) + 4);
-    for (int64_t i = 0; i < a->rows; ++i) {
-        unsigned h0 = ~0u, h1 = ~0u;
-        for (int e = a->row_ptr[i]; e < a->row_ptr[i + 1]; ++e) {
-            const unsigned x = column_hash(a->col_idx[e], 0x2545F491u), y = column_hash(a->col_idx[e], 0x9E3779B9u);
-            h0 = x < h0 ? x : h0;
-            h1 = y < h1 ? y : h1;
-        }
-        key[i] = ((uint64_t)h0 << 32) | h1;
-        order[i] = (int)i;
-    }
-    sort_keys = key;
-    qsort(order, (size_t)a->rows, sizeof(int), by_key);
-    free(key);
-    return order;
-}
-
-/* Blocks of 32 rows x 16 distinct columns in the given order (NULL: natural). */
-static int64_t count_blocks(const tcst_csr* a, const int* order) {
-    int64_t blocks = 0;
-    int* cols = (int*)xmalloc((size_t)a->nnz * sizeof(int) + 4);
-    for (int64_t w = 0; w < a->rows; w += 32) {
-        int64_t count = 0;
-        for (int64_t p = w; p < w + 32 && p < a->rows; ++p) {
-            const int i = order ? order[p] : (int)p;
-            for (int e = a->row_ptr[i]; e < a->row_ptr[i + 1]; ++e) cols[count++] = a->col_idx[e];
-        }
-        qsort(cols, (size_t)count, sizeof(int), by_int);
-        int64_t distinct = 0;
-        for (int64_t q = 0; q < count; ++q) distinct += q == 0 || cols[q] != cols[q - 1];
-        blocks += (distinct + 15) / 16;
-    }
-    free(cols);
-    return blocks;
-}
+/* ---- block counts: the library's against the CPU's (tcst_signature_order, tcst_count_blocks) */
 
 /* Preprocess with BSR_TC under the process's reorder setting, then the counts. */
 static void counts_of(const tcst_csr* m, int64_t out[3], int* uses) {
@@ -830,9 +769,11 @@ static void test_reorder_block_counts(void** state) {
     for (int which = 0; which < MATRIX_COUNT; ++which) {
         tcst_csr m;
         make_matrix(which, &m);
-        int* order = signature_order(&m);
-        const int64_t natural = count_blocks(&m, NULL), reordered = count_blocks(&m, order);
+        int* order = (int*)xmalloc((size_t)m.rows * sizeof(int) + 4);
+        assert_int_equal(tcst_signature_order(&m, order), 0);
+        const int64_t natural = tcst_count_blocks(&m, NULL), reordered = tcst_count_blocks(&m, order);
         free(order);
+        assert_true(natural >= 0 && reordered >= 0);
         int64_t got[3];
         int uses = 0;
         counts_of(&m, got, &uses);
