@@ -42,7 +42,6 @@ namespace {
 
 using tcs::value_type;
 
-using tcst::failures;
 std::uint64_t seed = 1;
 
 std::size_t bytes_of(value_type t) { return t == value_type::f64 ? 8 : t == value_type::f32 ? 4 : 2; }
@@ -794,11 +793,5 @@ int main(int argc, char** argv) {
     check_hand_off_rule();
     std::printf("corrupt structure, validation off:\n");
     corrupt_suite(h100, 64);
-    emu::print_launches();
-    if (failures != 0) {
-        std::printf("blocks_emulation: %d FAILED\n", failures);
-        return 1;
-    }
-    std::printf("blocks_emulation: all passed\n");
-    return 0;
+    return tcst::finish("blocks_emulation");
 }

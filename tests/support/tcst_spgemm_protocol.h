@@ -14,6 +14,8 @@
 
 #include <cuda_runtime_api.h>
 
+#include "tcst_edge_shapes.h"
+
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -287,25 +289,15 @@ static inline tcst_csr tcst_with_empty_rows(const tcst_csr* m, int every) {
     return out;
 }
 
-/* check(name, index, A, B) for each shape at the edges of SpGEMM (m, n or k of 0, A or B
- * without entries, 1 x 1, rectangular, 1 x 1 x 200), index from 0; A and B uniform,
- * from seed + index and seed + 100 + index. */
+/* check(name, index, A, B) for each shape of tcst_edge_shapes.h, index from 0; A and B
+ * uniform, from seed + index and seed + 100 + index. */
 typedef void (*tcst_spgemm_case_check)(const char* name, int index, const tcst_csr* a, const tcst_csr* b);
 static inline void tcst_spgemm_for_each_edge_shape(uint64_t seed, tcst_spgemm_case_check check) {
-    static const struct {
-        const char* name;
-        int64_t m, k, n;
-        int a_per_row, b_per_row;
-    } shapes[] = {
-        {"m = 0", 0, 5, 4, 2, 2},         {"n = 0", 4, 5, 0, 2, 0},
-        {"k = 0", 4, 0, 3, 0, 0},         {"nnz(A) = 0", 4, 5, 3, 0, 2},
-        {"nnz(B) = 0", 4, 5, 3, 2, 0},    {"1 x 1", 1, 1, 1, 1, 1},
-        {"rectangular", 30, 50, 7, 6, 3}, {"1 x 1 x 200", 1, 1, 200, 1, 150},
-    };
-    for (int i = 0; i < (int)(sizeof shapes / sizeof shapes[0]); ++i) {
-        tcst_csr a = tcst_uniform(shapes[i].m, shapes[i].k, shapes[i].a_per_row, seed + i);
-        tcst_csr b = tcst_uniform(shapes[i].k, shapes[i].n, shapes[i].b_per_row, seed + 100 + i);
-        check(shapes[i].name, i, &a, &b);
+    for (int i = 0; i < TCST_EDGE_SHAPES; ++i) {
+        const tcst_edge_shape* sh = &tcst_edge_shapes[i];
+        tcst_csr a = tcst_uniform(sh->m, sh->k, sh->a_per_row, seed + i);
+        tcst_csr b = tcst_uniform(sh->k, sh->n, sh->b_per_row, seed + 100 + i);
+        check(sh->name, i, &a, &b);
         tcst_csr_free(&a);
         tcst_csr_free(&b);
     }
