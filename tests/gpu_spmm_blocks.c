@@ -32,6 +32,7 @@
 #include "tcs_test_support.h"
 #include "tcst_shard.h"
 #include "tcsparse.h"
+#include "tcst_status.h"
 #include "tcst_spmm_operands.h"
 
 #include <cuda_runtime_api.h>
@@ -40,13 +41,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-#define CUDA_OK(call)                                                                        \
-    do {                                                                                     \
-        const cudaError_t e_ = (call);                                                       \
-        if (e_ != cudaSuccess) fail_msg("%s: %s", #call, cudaGetErrorString(e_));            \
-    } while (0)
-#define assert_ok(call) assert_int_equal((call), TCS_STATUS_SUCCESS)
 
 /* ---- element types -------------------------------------------------------------- */
 

@@ -30,6 +30,7 @@
 #include "tcsparse.h"
 #include "tcst_index_types.h"
 #include "tcst_status.h"
+#include "tcst_gpu_group.h"
 #include "tcst_spmm_operands.h"
 
 #include <cuda.h> /* types only: driver functions come from cudaGetDriverEntryPointByVersion,
@@ -41,12 +42,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-#define CUDA_OK(call)                                                                        \
-    do {                                                                                     \
-        const cudaError_t e_ = (call);                                                       \
-        if (e_ != cudaSuccess) fail_msg("%s: %s", #call, cudaGetErrorString(e_));            \
-    } while (0)
 
 /* ---- element types -------------------------------------------------------------- */
 
@@ -73,26 +68,8 @@ static double rounded(double x, cudaDataType t) { return tcst_value_rounded(x, t
 
 /* ---- fixture -------------------------------------------------------------------- */
 
-static struct {
-    tcsHandle_t handle;
-    tcst_rng rng;
-    uint64_t seed;
-    int quick; /* TCS_TEST_QUICK */
-} fx;
-
-static int group_setup(void** state) {
-    (void)state;
-    fx.seed = tcst_fresh_seed();
-    printf("gpu_spmm_csr: seed %llu (TCST_SEED=%llu reproduces)\n", (unsigned long long)fx.seed,
-           (unsigned long long)fx.seed);
-    tcst_rng_seed(&fx.rng, fx.seed);
-    return tcsCreate(&fx.handle) == TCS_STATUS_SUCCESS ? 0 : -1;
-}
-
-static int group_teardown(void** state) {
-    (void)state;
-    return tcsDestroy(fx.handle) == TCS_STATUS_SUCCESS ? 0 : -1;
-}
+static tcst_gpu_fixture fx;
+TCST_GPU_FIXTURE("gpu_spmm_csr", fx)
 
 static int random_below(int bound) { return (int)(tcst_rng_next(&fx.rng) % (uint64_t)bound); }
 
@@ -1589,11 +1566,7 @@ static void test_offsets_beyond_2_31(void** state) {
 }
 
 int main(void) {
-    if (!tcst_gpu_available()) {
-        printf("gpu_spmm_csr: no usable CUDA device: skipped\n");
-        return TCST_SKIP;
-    }
-    fx.quick = tcst_quick();
+    if (tcst_no_gpu("gpu_spmm_csr")) return TCST_SKIP;
     /* TCS_TEST_FILTER=test_rowwise_chunks runs only the tests the pattern names (cmocka's
      * * and ? wildcards), e.g. one heavy test under compute-sanitizer. */
     const char* filter = getenv("TCS_TEST_FILTER");

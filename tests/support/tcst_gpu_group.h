@@ -45,4 +45,27 @@ static inline int tcst_gpu_group_teardown(tcsHandle_t handle) {
         return tcst_gpu_group_teardown(handle);                                                  \
     }
 
+/* What most GPU programs keep for their group: the handle, the seed, a generator seeded
+ * from it, and TCS_TEST_QUICK. */
+typedef struct {
+    tcsHandle_t handle;
+    tcst_rng rng;
+    uint64_t seed;
+    int quick;
+} tcst_gpu_fixture;
+
+/* Defines the program's group_setup and group_teardown over `fx`, a tcst_gpu_fixture:
+ * tcst_gpu_group_setup, then fx.rng seeded from fx.seed. */
+#define TCST_GPU_FIXTURE(program, fx)                                                            \
+    static int group_setup(void** state) {                                                       \
+        (void)state;                                                                             \
+        const int rc_ = tcst_gpu_group_setup(program, &(fx).handle, &(fx).seed, &(fx).quick);    \
+        tcst_rng_seed(&(fx).rng, (fx).seed);                                                     \
+        return rc_;                                                                              \
+    }                                                                                            \
+    static int group_teardown(void** state) {                                                    \
+        (void)state;                                                                             \
+        return tcst_gpu_group_teardown((fx).handle);                                             \
+    }
+
 #endif /* TCST_GPU_GROUP_H_ */

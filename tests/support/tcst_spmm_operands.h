@@ -13,6 +13,8 @@
 #include <cuda_runtime_api.h>
 #include <library_types.h>
 
+#include "tcst_status.h"
+
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -24,16 +26,12 @@ static inline void* tcst_xmalloc(size_t bytes) {
     return p;
 }
 
-static inline void tcst_cuda_ok(cudaError_t e, const char* what) {
-    if (e != cudaSuccess) fail_msg("%s: %s", what, cudaGetErrorString(e));
-}
-
 /* cudaMemcpy of host to device, then a device-wide wait: a pageable host-to-device
  * cudaMemcpy may return before its DMA completes, and work on a non-blocking stream (a
  * graph test's) is not ordered after it. */
 static inline void tcst_upload_and_wait(void* dev, const void* host, size_t bytes) {
-    tcst_cuda_ok(cudaMemcpy(dev, host, bytes, cudaMemcpyHostToDevice), "cudaMemcpy to the device");
-    tcst_cuda_ok(cudaDeviceSynchronize(), "cudaDeviceSynchronize after an upload");
+    CUDA_OK(cudaMemcpy(dev, host, bytes, cudaMemcpyHostToDevice));
+    CUDA_OK(cudaDeviceSynchronize());
 }
 
 /* A rows x cols matrix inside an allocation of 0xFF bytes: `image` is the host copy of
@@ -113,7 +111,7 @@ static inline void tcst_scalars_make(tcst_scalars* s, cudaDataType type, double 
     tcst_value_put(s->host + size, 0, type, beta);
     s->dev = NULL;
     if (on_device) {
-        tcst_cuda_ok(cudaMalloc(&s->dev, 2 * size), "cudaMalloc of alpha and beta");
+        CUDA_OK(cudaMalloc(&s->dev, 2 * size));
         tcst_upload_and_wait(s->dev, s->host, 2 * size);
     }
 }
@@ -125,7 +123,7 @@ static inline const void* tcst_scalar_ptr(const tcst_scalars* s, cudaDataType ty
 }
 
 static inline void tcst_scalars_free(tcst_scalars* s) {
-    if (s->dev != NULL) tcst_cuda_ok(cudaFree(s->dev), "cudaFree of alpha and beta");
+    if (s->dev != NULL) CUDA_OK(cudaFree(s->dev));
     s->dev = NULL;
 }
 
