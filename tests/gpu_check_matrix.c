@@ -21,6 +21,7 @@
 #include "tcst_shard.h"
 #include "tcsparse.h"
 #include "tcst_status.h"
+#include "tcst_gpu_group.h"
 
 #include <cuda_runtime_api.h>
 
@@ -718,26 +719,11 @@ static void test_bad_arguments(void** state) {
     tcst_csr_free(&a);
 }
 
-static int group_setup(void** state) {
-    (void)state;
-    quick = tcst_quick();
-    if (getenv("TCS_TEST_SANITIZER") != NULL) call_limit_s = 60.0;
-    seed = tcst_fresh_seed();
-    printf("gpu_check_matrix: seed %llu (TCST_SEED=%llu reproduces)\n", (unsigned long long)seed,
-           (unsigned long long)seed);
-    return tcsCreate(&handle) == TCS_STATUS_SUCCESS ? 0 : -1;
-}
-
-static int group_teardown(void** state) {
-    (void)state;
-    return tcsDestroy(handle) == TCS_STATUS_SUCCESS ? 0 : -1;
-}
+TCST_GPU_GROUP_FIXTURE("gpu_check_matrix", handle, seed, &quick)
 
 int main(void) {
-    if (!tcst_gpu_available()) {
-        printf("gpu_check_matrix: no usable CUDA device: skipped\n");
-        return TCST_SKIP;
-    }
+    if (tcst_no_gpu("gpu_check_matrix")) return TCST_SKIP;
+    if (getenv("TCS_TEST_SANITIZER") != NULL) call_limit_s = 60.0;
     /* TCS_TEST_FILTER=pattern runs the tests whose names match it (cmocka's filter). */
     const char* filter = getenv("TCS_TEST_FILTER");
     if (filter != NULL && *filter != '\0') cmocka_set_test_filter(filter);

@@ -20,6 +20,7 @@
 #include "tcs_test_support.h"
 #include "tcsparse.h"
 #include "tcst_status.h"
+#include "tcst_gpu_group.h"
 
 #include <cuda_runtime_api.h>
 
@@ -399,25 +400,10 @@ static void test_nnz_c_beyond_2_31(void** state) {
     tcst_csr_free(&a);
 }
 
-static int group_setup(void** state) {
-    (void)state;
-    seed = tcst_fresh_seed();
-    printf("gpu_spgemm_large: seed %llu (TCST_SEED=%llu reproduces)\n", (unsigned long long)seed,
-           (unsigned long long)seed);
-    return tcsCreate(&handle) == TCS_STATUS_SUCCESS ? 0 : -1;
-}
-
-static int group_teardown(void** state) {
-    (void)state;
-    tcsDestroy(handle);
-    return 0;
-}
+TCST_GPU_GROUP_FIXTURE("gpu_spgemm_large", handle, seed, NULL)
 
 int main(void) {
-    if (!tcst_gpu_available()) {
-        printf("gpu_spgemm_large: no usable CUDA device: skipped\n");
-        return TCST_SKIP;
-    }
+    if (tcst_no_gpu("gpu_spgemm_large")) return TCST_SKIP;
     if (tcst_quick()) {
         printf("gpu_spgemm_large: TCS_TEST_QUICK: skipped (sizes of 2^31 cannot be made small)\n");
         return TCST_SKIP;

@@ -24,6 +24,7 @@
 #include "tcsparse.h"
 #include "tcst_status.h"
 #include "tcst_tracked.h"
+#include "tcst_gpu_group.h"
 
 #include <cuda_runtime_api.h>
 
@@ -512,25 +513,10 @@ static void test_protocols_side_by_side(void** state) {
     tcst_csr_free(&a), tcst_csr_free(&b), tcst_csr_free(&a2);
 }
 
-static int group_setup(void** state) {
-    (void)state;
-    seed = tcst_fresh_seed();
-    printf("gpu_spgemm_reuse: seed %llu (TCST_SEED=%llu reproduces)\n", (unsigned long long)seed,
-           (unsigned long long)seed);
-    quick = tcst_quick();
-    return tcsCreate(&handle) == TCS_STATUS_SUCCESS ? 0 : -1;
-}
-
-static int group_teardown(void** state) {
-    (void)state;
-    return tcsDestroy(handle) == TCS_STATUS_SUCCESS ? 0 : -1;
-}
+TCST_GPU_GROUP_FIXTURE("gpu_spgemm_reuse", handle, seed, &quick)
 
 int main(void) {
-    if (!tcst_gpu_available()) {
-        printf("gpu_spgemm_reuse: no GPU: skipped\n");
-        return TCST_SKIP;
-    }
+    if (tcst_no_gpu("gpu_spgemm_reuse")) return TCST_SKIP;
     const struct CMUnitTest tests[] = {
         cmocka_unit_test_teardown(test_generated, teardown),
         cmocka_unit_test_teardown(test_empty_shapes, teardown),

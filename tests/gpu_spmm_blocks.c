@@ -32,6 +32,8 @@
 #include "tcs_test_support.h"
 #include "tcst_shard.h"
 #include "tcsparse.h"
+#include "tcst_status.h"
+#include "tcst_spmm_operands.h"
 
 #include <cuda_runtime_api.h>
 
@@ -39,19 +41,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-#define CUDA_OK(call)                                                                        \
-    do {                                                                                     \
-        const cudaError_t e_ = (call);                                                       \
-        if (e_ != cudaSuccess) fail_msg("%s: %s", #call, cudaGetErrorString(e_));            \
-    } while (0)
-#define assert_ok(call) assert_int_equal((call), TCS_STATUS_SUCCESS)
-
-static void* xmalloc(size_t bytes) {
-    void* p = malloc(bytes > 0 ? bytes : 1);
-    assert_non_null(p);
-    return p;
-}
 
 /* ---- element types -------------------------------------------------------------- */
 
@@ -72,32 +61,6 @@ static const types_t TYPES[] = {
     {CUDA_R_32F, CUDA_R_32F, CUDA_R_32F, TCS_TF32_TENSOR_OP_MATH, 4e-3, "fp32 as TF32"},
     {CUDA_R_64F, CUDA_R_64F, CUDA_R_64F, TCS_DEFAULT_MATH, 1e-13, "fp64"},
 };
-
-static size_t type_size(cudaDataType t) { return t == CUDA_R_64F ? 8 : t == CUDA_R_32F ? 4 : 2; }
-
-static void put(void* base, size_t i, cudaDataType t, double x) {
-    switch (t) {
-    case CUDA_R_64F: ((double*)base)[i] = x; break;
-    case CUDA_R_32F: ((float*)base)[i] = (float)x; break;
-    case CUDA_R_16F: ((uint16_t*)base)[i] = tcst_half_bits((float)x); break;
-    default: ((uint16_t*)base)[i] = tcst_bf16_bits((float)x); break;
-    }
-}
-
-static double get(const void* base, size_t i, cudaDataType t) {
-    switch (t) {
-    case CUDA_R_64F: return ((const double*)base)[i];
-    case CUDA_R_32F: return ((const float*)base)[i];
-    case CUDA_R_16F: return tcst_half_value(((const uint16_t*)base)[i]);
-    default: return tcst_bf16_value(((const uint16_t*)base)[i]);
-    }
-}
-
-static double rounded(double x, cudaDataType t) {
-    double slot;
-    put(&slot, 0, t, x);
-    return get(&slot, 0, t);
-}
 
 /* Half an ulp of |x| in C's type: the rounding of the result itself. */
 static double output_ulp(double x, cudaDataType t) {
@@ -147,7 +110,7 @@ static void generated(int rc) { assert_int_equal(rc, 0); }
 /* Rows drawn from `patterns` column sets in random order: the signature order puts equal
  * rows together, the natural order mixes them in every window. */
 static void gen_interleaved(tcst_csr* m, int64_t rows, int64_t cols, int patterns, int per_row) {
-    int* sets = (int*)xmalloc((size_t)(patterns * per_row) * sizeof(int));
+    int* sets = (int*)tcst_xmalloc((size_t)(patterns * per_row) * sizeof(int));
     for (int p = 0; p < patterns; ++p)
         for (int e = 0; e < per_row;) {
             const int c = random_below((int)cols);
@@ -178,7 +141,7 @@ static void gen_interleaved(tcst_csr* m, int64_t rows, int64_t cols, int pattern
  * order (unsorted). */
 static void gen_ragged(tcst_csr* m, int64_t rows, int64_t cols) {
     int64_t nnz = 0;
-    int* len = (int*)xmalloc((size_t)rows * sizeof(int));
+    int* len = (int*)tcst_xmalloc((size_t)rows * sizeof(int));
     for (int64_t i = 0; i < rows; ++i) {
         len[i] = i == rows / 3 ? (int)cols : i % 5 == 2 ? 0 : 1 + random_below(6);
         nnz += len[i];
@@ -237,9 +200,10 @@ static void* upload(const void* host, size_t bytes) {
 }
 
 static void upload_values(device_a* d, const double* v) {
-    void* host = xmalloc((size_t)d->values * type_size(d->type) + 1);
-    for (int64_t e = 0; e < d->values; ++e) put(host, (size_t)e, d->type, v[e]);
-    CUDA_OK(cudaMemcpy(d->val, host, (size_t)d->values * type_size(d->type), cudaMemcpyHostToDevice));
+    void* host = tcst_xmalloc((size_t)d->values * tcst_value_size(d->type) + 1);
+    for (int64_t e = 0; e < d->values; ++e) tcst_value_put(host, (size_t)e, d->type, v[e]);
+    CUDA_OK(cudaMemcpy(d->val, host, (size_t)d->values * tcst_value_size(d->type),
+                       cudaMemcpyHostToDevice));
     free(host);
 }
 
@@ -247,15 +211,15 @@ static void upload_csr(device_a* d, const tcst_csr* m, int base, cudaDataType t)
     memset(d, 0, sizeof *d);
     d->type = t;
     assert_int_equal(tcst_csr_copy(m, &d->ref), 0);
-    for (int64_t e = 0; e < d->ref.nnz; ++e) d->ref.val[e] = rounded(d->ref.val[e], t);
-    int* rp = (int*)xmalloc((size_t)(m->rows + 1) * sizeof(int));
-    int* ci = (int*)xmalloc((size_t)m->nnz * sizeof(int) + 1);
+    for (int64_t e = 0; e < d->ref.nnz; ++e) d->ref.val[e] = tcst_value_rounded(d->ref.val[e], t);
+    int* rp = (int*)tcst_xmalloc((size_t)(m->rows + 1) * sizeof(int));
+    int* ci = (int*)tcst_xmalloc((size_t)m->nnz * sizeof(int) + 1);
     for (int64_t i = 0; i <= m->rows; ++i) rp[i] = m->row_ptr[i] + base;
     for (int64_t e = 0; e < m->nnz; ++e) ci[e] = m->col_idx[e] + base;
     d->rp = (int*)upload(rp, (size_t)(m->rows + 1) * sizeof(int));
     d->ci = (int*)upload(ci, (size_t)m->nnz * sizeof(int));
     d->values = m->nnz;
-    d->val = m->nnz > 0 ? tcst_device_poisoned((size_t)m->nnz * type_size(t)) : NULL;
+    d->val = m->nnz > 0 ? tcst_device_poisoned((size_t)m->nnz * tcst_value_size(t)) : NULL;
     if (m->nnz > 0) upload_values(d, d->ref.val);
     assert_ok(tcsCreateCsr(&d->descr, m->rows, m->cols, m->nnz, d->rp, d->ci, d->val,
                            TCS_INDEX_32I, TCS_INDEX_32I,
@@ -271,9 +235,9 @@ static void upload_bsr(device_a* d, const tcst_csr* m, int rbs, int cbs, int row
     memset(d, 0, sizeof *d);
     d->type = t;
     const int64_t brows = (m->rows + rbs - 1) / rbs, bcols = (m->cols + cbs - 1) / cbs;
-    int* rp = (int*)xmalloc((size_t)(brows + 1) * sizeof(int));
-    int* ci = (int*)xmalloc((size_t)(m->nnz + 1) * sizeof(int));
-    char* mark = (char*)xmalloc((size_t)bcols + 1);
+    int* rp = (int*)tcst_xmalloc((size_t)(brows + 1) * sizeof(int));
+    int* ci = (int*)tcst_xmalloc((size_t)(m->nnz + 1) * sizeof(int));
+    char* mark = (char*)tcst_xmalloc((size_t)bcols + 1);
     int64_t bnnz = 0;
     rp[0] = 0;
     for (int64_t br = 0; br < brows; ++br) {
@@ -294,7 +258,8 @@ static void upload_bsr(device_a* d, const tcst_csr* m, int rbs, int cbs, int row
             const int bc = m->col_idx[e] / cbs, cc = m->col_idx[e] % cbs;
             int b = rp[br];
             while (ci[b] != bc) ++b;
-            v[b * bs + (row_major ? rr * cbs + cc : cc * rbs + rr)] = rounded(m->val[e], t);
+            v[b * bs + (row_major ? rr * cbs + cc : cc * rbs + rr)] =
+                tcst_value_rounded(m->val[e], t);
         }
     }
     /* the expanded matrix the reference multiplies */
@@ -314,7 +279,7 @@ static void upload_bsr(device_a* d, const tcst_csr* m, int rbs, int cbs, int row
     for (int64_t b = 0; b < bnnz; ++b) ci[b] += base;
     d->rp = (int*)upload(rp, (size_t)(brows + 1) * sizeof(int));
     d->ci = (int*)upload(ci, (size_t)bnnz * sizeof(int));
-    d->val = d->values > 0 ? tcst_device_poisoned((size_t)d->values * type_size(t)) : NULL;
+    d->val = d->values > 0 ? tcst_device_poisoned((size_t)d->values * tcst_value_size(t)) : NULL;
     if (d->values > 0) upload_values(d, v);
     assert_ok(tcsCreateBsr(&d->descr, brows, bcols, bnnz, rbs, cbs, d->rp, d->ci, d->val,
                            TCS_INDEX_32I, TCS_INDEX_32I,
@@ -332,61 +297,6 @@ static void free_a(device_a* d) {
     CUDA_OK(cudaFree(d->ci));
     tcst_device_free(d->val);
     tcst_csr_free(&d->ref);
-}
-
-/* ---- dense matrices: a host image of the whole allocation, 0xFF around the elements ---- */
-
-typedef struct {
-    int64_t rows, cols, ld, offset;
-    int row_major;
-    cudaDataType type;
-    size_t count;
-    unsigned char* image;
-    void* dev;
-} dense;
-
-static size_t at_of(const dense* d, int64_t r, int64_t c) {
-    return (size_t)(d->offset + (d->row_major ? r * d->ld + c : r + c * d->ld));
-}
-
-static void dense_make(dense* d, int64_t rows, int64_t cols, int row_major, int pad, int offset,
-                       cudaDataType type) {
-    d->rows = rows;
-    d->cols = cols;
-    d->row_major = row_major;
-    d->ld = (row_major ? cols : rows) + pad;
-    if (d->ld < 1) d->ld = 1;
-    d->offset = offset;
-    d->type = type;
-    d->count = (size_t)((row_major ? rows : cols) * d->ld + offset);
-    if (d->count == 0) d->count = 1;
-    d->image = (unsigned char*)xmalloc(d->count * type_size(type));
-    memset(d->image, 0xFF, d->count * type_size(type));
-    d->dev = tcst_device_poisoned(d->count * type_size(type));
-    assert_non_null(d->dev);
-}
-
-static void* dense_ptr(const dense* d) { return (char*)d->dev + (size_t)d->offset * type_size(d->type); }
-
-static void dense_push(const dense* d) {
-    CUDA_OK(cudaMemcpy(d->dev, d->image, d->count * type_size(d->type), cudaMemcpyHostToDevice));
-}
-
-/* Random values rounded to the type; returned column-major (ld rows). */
-static double* dense_random(dense* d) {
-    double* host = (double*)xmalloc((size_t)(d->rows * d->cols) * sizeof(double) + 8);
-    for (int64_t c = 0; c < d->cols; ++c)
-        for (int64_t r = 0; r < d->rows; ++r) {
-            const double v = rounded(tcst_rng_symmetric(&fx.rng), d->type);
-            host[r + c * d->rows] = v;
-            put(d->image, at_of(d, r, c), d->type, v);
-        }
-    return host;
-}
-
-static void dense_free(dense* d) {
-    free(d->image);
-    tcst_device_free(d->dev);
 }
 
 /* ---- one product ---------------------------------------------------------------- */
@@ -430,22 +340,8 @@ static const char* describe(const spmm_case* s, const char* what) {
     return text;
 }
 
-typedef struct {
-    unsigned char host[16];
-    void* dev;
-} scalars;
-
-static void scalars_make(scalars* s, const spmm_case* sc) {
-    const cudaDataType t = TYPES[sc->type].compute;
-    put(s->host, 0, t, sc->alpha);
-    put(s->host + type_size(t), 0, t, sc->beta);
-    s->dev = NULL;
-    if (sc->device_scalars) s->dev = upload(s->host, 2 * type_size(t));
-}
-
-static const void* scalar_at(const scalars* s, const spmm_case* sc, int which) {
-    const size_t off = (size_t)which * type_size(TYPES[sc->type].compute);
-    return sc->device_scalars ? (const void*)((const char*)s->dev + off) : (const void*)(s->host + off);
+static const void* scalar_at(const tcst_scalars* s, const spmm_case* sc, int which) {
+    return tcst_scalar_ptr(s, TYPES[sc->type].compute, which);
 }
 
 static tcsOperation_t op_b(const spmm_case* sc) {
@@ -464,7 +360,7 @@ static void handle_reset(void) {
     assert_ok(tcsSetMathMode(fx.handle, TCS_DEFAULT_MATH));
 }
 
-static tcsStatus_t call(const spmm_case* sc, const scalars* s, const device_a* a,
+static tcsStatus_t call(const spmm_case* sc, const tcst_scalars* s, const device_a* a,
                         tcsConstDnMatDescr_t b, tcsDnMatDescr_t c, void* buffer, int preprocess) {
     const types_t* ty = &TYPES[sc->type];
     const tcsOperation_t n = TCS_OPERATION_NON_TRANSPOSE;
@@ -482,16 +378,16 @@ static tcsStatus_t call(const spmm_case* sc, const scalars* s, const device_a* a
 }
 
 /* Every entry of C within the bound, every byte around C's entries still 0xFF. */
-static void compare(const dense* c, const unsigned char* got, const double* ref, const double* mag,
-                    const types_t* ty, const char* what) {
-    const size_t es = type_size(c->type);
+static void compare(const tcst_dense* c, const unsigned char* got, const double* ref,
+                    const double* mag, const types_t* ty, const char* what) {
+    const size_t es = tcst_value_size(c->type);
     char* is_entry = (char*)calloc(c->count, 1);
     assert_non_null(is_entry);
     for (int64_t j = 0; j < c->cols; ++j)
         for (int64_t i = 0; i < c->rows; ++i) {
-            const size_t at = at_of(c, i, j);
+            const size_t at = tcst_dense_index(c, i, j);
             is_entry[at] = 1;
-            const double x = get(got, at, c->type), r = ref[i + j * c->rows];
+            const double x = tcst_value_get(got, at, c->type), r = ref[i + j * c->rows];
             const double bound = ty->tol * mag[i + j * c->rows] + output_ulp(r, c->type) + 1e-300;
             if (!(fabs(x - r) <= bound))
                 fail_msg("%s: C(%lld,%lld) = %.17g, reference %.17g (bound %.3g)", what, (long long)i,
@@ -511,7 +407,7 @@ static void reference(const tcst_csr* a, const double* opb, int64_t n, double al
     tcst_csr abs_a;
     assert_int_equal(tcst_csr_copy(a, &abs_a), 0);
     for (int64_t e = 0; e < abs_a.nnz; ++e) abs_a.val[e] = fabs(abs_a.val[e]);
-    double* abs_b = (double*)xmalloc((size_t)(k * n) * sizeof(double) + 8);
+    double* abs_b = (double*)tcst_xmalloc((size_t)(k * n) * sizeof(double) + 8);
     for (int64_t i = 0; i < k * n; ++i) abs_b[i] = fabs(opb[i]);
     for (int64_t i = 0; i < m * n; ++i) {
         ref[i] = c0 != NULL ? c0[i] : 0.0;
@@ -536,24 +432,24 @@ static int check_case(const tcst_csr* m, const spmm_case* sc) {
     const int64_t rows = a.ref.rows, k = a.ref.cols, n = sc->n;
     /* op(B) = B (k x n) or B^T (B n x k) */
     const int64_t b_rows = sc->trans_b ? n : k, b_cols = sc->trans_b ? k : n;
-    dense b, c;
-    dense_make(&b, b_rows, b_cols, sc->b_row, sc->b_pad, sc->b_offset, ty->ab);
-    double* bh = dense_random(&b);
-    double* opb = (double*)xmalloc((size_t)(k * n) * sizeof(double) + 8);
+    tcst_dense b, c;
+    tcst_dense_make(&b, b_rows, b_cols, sc->b_row, sc->b_pad, sc->b_offset, ty->ab);
+    double* bh = tcst_dense_fill_random(&b, &fx.rng);
+    double* opb = (double*)tcst_xmalloc((size_t)(k * n) * sizeof(double) + 8);
     for (int64_t kk = 0; kk < k; ++kk)
         for (int64_t j = 0; j < n; ++j)
             opb[kk + j * k] = sc->trans_b ? bh[j + kk * b_rows] : bh[kk + j * b_rows];
-    dense_push(&b);
-    dense_make(&c, rows, n, sc->c_row, sc->c_pad, sc->c_offset, ty->c);
-    double* c0 = sc->beta != 0.0 ? dense_random(&c) : NULL; /* else NaN */
-    dense_push(&c);
-    scalars s;
-    scalars_make(&s, sc);
+    tcst_dense_upload(&b);
+    tcst_dense_make(&c, rows, n, sc->c_row, sc->c_pad, sc->c_offset, ty->c);
+    double* c0 = sc->beta != 0.0 ? tcst_dense_fill_random(&c, &fx.rng) : NULL; /* else NaN */
+    tcst_dense_upload(&c);
+    tcst_scalars s;
+    tcst_scalars_make(&s, ty->compute, sc->alpha, sc->beta, sc->device_scalars);
     tcsConstDnMatDescr_t db;
     tcsDnMatDescr_t dc;
-    assert_ok(tcsCreateConstDnMat(&db, b_rows, b_cols, b.ld, dense_ptr(&b), ty->ab,
+    assert_ok(tcsCreateConstDnMat(&db, b_rows, b_cols, b.ld, tcst_dense_values(&b), ty->ab,
                                   sc->b_row ? TCS_ORDER_ROW : TCS_ORDER_COL));
-    assert_ok(tcsCreateDnMat(&dc, rows, n, c.ld, dense_ptr(&c), ty->c,
+    assert_ok(tcsCreateDnMat(&dc, rows, n, c.ld, tcst_dense_values(&c), ty->c,
                              sc->c_row ? TCS_ORDER_ROW : TCS_ORDER_COL));
     size_t bytes = 0;
     handle_for(sc);
@@ -563,11 +459,11 @@ static int check_case(const tcst_csr* m, const spmm_case* sc) {
     void* buffer = tcst_device_poisoned(bytes);
     assert_true(bytes == 0 || buffer != NULL);
 
-    const size_t mn = (size_t)(rows * n), image = c.count * type_size(ty->c);
-    double* ref = (double*)xmalloc(mn * sizeof(double) + 8);
-    double* mag = (double*)xmalloc(mn * sizeof(double) + 8);
-    unsigned char* first = (unsigned char*)xmalloc(image);
-    unsigned char* again = (unsigned char*)xmalloc(image);
+    const size_t mn = (size_t)(rows * n), image = c.count * tcst_value_size(ty->c);
+    double* ref = (double*)tcst_xmalloc(mn * sizeof(double) + 8);
+    double* mag = (double*)tcst_xmalloc(mn * sizeof(double) + 8);
+    unsigned char* first = (unsigned char*)tcst_xmalloc(image);
+    unsigned char* again = (unsigned char*)tcst_xmalloc(image);
     reference(&a.ref, opb, n, sc->alpha, sc->beta, c0, ref, mag);
 
     const tcsStatus_t st = call(sc, &s, &a, db, dc, buffer, sc->preprocess);
@@ -582,14 +478,14 @@ static int check_case(const tcst_csr* m, const spmm_case* sc) {
             uses_blocks = -1;
     }
 
-    dense_push(&c); /* the same call again: bitwise the same */
+    tcst_dense_upload(&c); /* the same call again: bitwise the same */
     assert_ok(call(sc, &s, &a, db, dc, buffer, 0));
     CUDA_OK(cudaMemcpy(again, c.dev, image, cudaMemcpyDeviceToHost));
     if (memcmp(first, again, image) != 0) fail_msg("%s", describe(sc, "a repeated run differs bitwise"));
 
     if (sc->plain_too) { /* a buffer preprocess never saw: bitwise the same C */
         void* fresh = tcst_device_poisoned(bytes);
-        dense_push(&c);
+        tcst_dense_upload(&c);
         assert_ok(call(sc, &s, &a, db, dc, fresh, 0));
         CUDA_OK(cudaMemcpy(again, c.dev, image, cudaMemcpyDeviceToHost));
         /* BSR_TC's preprocess handed A to the CSR family (too few nonzeros per row of
@@ -602,21 +498,22 @@ static int check_case(const tcst_csr* m, const spmm_case* sc) {
     }
     if (sc->new_values && !sc->bsr && a.values > 0) {
         /* New values, same structure and buffer: the format keeps no values. */
-        for (int64_t e = 0; e < a.ref.nnz; ++e) a.ref.val[e] = rounded(tcst_rng_symmetric(&fx.rng), ty->ab);
+        for (int64_t e = 0; e < a.ref.nnz; ++e)
+            a.ref.val[e] = tcst_value_rounded(tcst_rng_symmetric(&fx.rng), ty->ab);
         upload_values(&a, a.ref.val);
         reference(&a.ref, opb, n, sc->alpha, sc->beta, c0, ref, mag);
-        dense_push(&c);
+        tcst_dense_upload(&c);
         assert_ok(call(sc, &s, &a, db, dc, buffer, 0));
         CUDA_OK(cudaMemcpy(again, c.dev, image, cudaMemcpyDeviceToHost));
         compare(&c, again, ref, mag, ty, describe(sc, "run with new values of A"));
     }
     assert_ok(tcsDestroyDnMat(db));
     assert_ok(tcsDestroyDnMat(dc));
-    dense_free(&b);
-    dense_free(&c);
+    tcst_dense_free(&b);
+    tcst_dense_free(&c);
     free_a(&a);
     tcst_device_free(buffer);
-    if (s.dev) CUDA_OK(cudaFree(s.dev));
+    tcst_scalars_free(&s);
     free(bh);
     free(opb);
     free(c0);
@@ -727,76 +624,15 @@ static void test_bsr(void** state) {
     tcst_csr_free(&m);
 }
 
-/* ---- block counts on the CPU: an independent count of the same format ---------------- */
-
-static unsigned column_hash(int column, unsigned s) {
-    unsigned h = (unsigned)column * 0x9E3779B1u + s;
-    h ^= h >> 16;
-    h *= 0x85EBCA6Bu;
-    h ^= h >> 13;
-    h *= 0xC2B2AE35u;
-    h ^= h >> 16;
-    return h;
-}
-
-static const uint64_t* sort_keys;
-static int by_key(const void* x, const void* y) {
-    const int a = *(const int*)x, b = *(const int*)y;
-    if (sort_keys[a] != sort_keys[b]) return sort_keys[a] < sort_keys[b] ? -1 : 1;
-    return (a > b) - (a < b); /* stable */
-}
-static int by_int(const void* x, const void* y) {
-    const int a = *(const int*)x, b = *(const int*)y;
-    return (a > b) - (a < b);
-}
-
-/* The signature order (cpp/formats/row_reorder): two min-hashes of each row's columns,
- * rows sorted by them, ties in row order. */
-static int* signature_order(const tcst_csr* a) {
-    uint64_t* key = (uint64_t*)xmalloc((size_t)a->rows * sizeof(uint64_t) + 8);
-    int* order = (int*)xmalloc((size_t)a->rows * sizeof(int) + 4);
-    for (int64_t i = 0; i < a->rows; ++i) {
-        unsigned h0 = ~0u, h1 = ~0u;
-        for (int e = a->row_ptr[i]; e < a->row_ptr[i + 1]; ++e) {
-            const unsigned x = column_hash(a->col_idx[e], 0x2545F491u), y = column_hash(a->col_idx[e], 0x9E3779B9u);
-            h0 = x < h0 ? x : h0;
-            h1 = y < h1 ? y : h1;
-        }
-        key[i] = ((uint64_t)h0 << 32) | h1;
-        order[i] = (int)i;
-    }
-    sort_keys = key;
-    qsort(order, (size_t)a->rows, sizeof(int), by_key);
-    free(key);
-    return order;
-}
-
-/* Blocks of 32 rows x 16 distinct columns in the given order (NULL: natural). */
-static int64_t count_blocks(const tcst_csr* a, const int* order) {
-    int64_t blocks = 0;
-    int* cols = (int*)xmalloc((size_t)a->nnz * sizeof(int) + 4);
-    for (int64_t w = 0; w < a->rows; w += 32) {
-        int64_t count = 0;
-        for (int64_t p = w; p < w + 32 && p < a->rows; ++p) {
-            const int i = order ? order[p] : (int)p;
-            for (int e = a->row_ptr[i]; e < a->row_ptr[i + 1]; ++e) cols[count++] = a->col_idx[e];
-        }
-        qsort(cols, (size_t)count, sizeof(int), by_int);
-        int64_t distinct = 0;
-        for (int64_t q = 0; q < count; ++q) distinct += q == 0 || cols[q] != cols[q - 1];
-        blocks += (distinct + 15) / 16;
-    }
-    free(cols);
-    return blocks;
-}
+/* ---- block counts: the library's against the CPU's (tcst_signature_order, tcst_count_blocks) */
 
 /* Preprocess with BSR_TC under the process's reorder setting, then the counts. */
 static void counts_of(const tcst_csr* m, int64_t out[3], int* uses) {
     device_a a;
     upload_csr(&a, m, 0, CUDA_R_16F);
-    dense b, c;
-    dense_make(&b, m->cols, 16, 1, 0, 0, CUDA_R_16F);
-    dense_make(&c, m->rows, 16, 1, 0, 0, CUDA_R_16F);
+    tcst_dense b, c;
+    tcst_dense_make(&b, m->cols, 16, 1, 0, 0, CUDA_R_16F);
+    tcst_dense_make(&c, m->rows, 16, 1, 0, 0, CUDA_R_16F);
     tcsConstDnMatDescr_t db;
     tcsDnMatDescr_t dc;
     assert_ok(tcsCreateConstDnMat(&db, m->cols, 16, 16, b.dev, CUDA_R_16F, TCS_ORDER_ROW));
@@ -815,8 +651,8 @@ static void counts_of(const tcst_csr* m, int64_t out[3], int* uses) {
     assert_int_equal(bc, 16);
     assert_ok(tcsDestroyDnMat(db));
     assert_ok(tcsDestroyDnMat(dc));
-    dense_free(&b);
-    dense_free(&c);
+    tcst_dense_free(&b);
+    tcst_dense_free(&c);
     free_a(&a);
     tcst_device_free(buffer);
 }
@@ -830,9 +666,11 @@ static void test_reorder_block_counts(void** state) {
     for (int which = 0; which < MATRIX_COUNT; ++which) {
         tcst_csr m;
         make_matrix(which, &m);
-        int* order = signature_order(&m);
-        const int64_t natural = count_blocks(&m, NULL), reordered = count_blocks(&m, order);
+        int* order = (int*)tcst_xmalloc((size_t)m.rows * sizeof(int) + 4);
+        assert_int_equal(tcst_signature_order(&m, order), 0);
+        const int64_t natural = tcst_count_blocks(&m, NULL), reordered = tcst_count_blocks(&m, order);
         free(order);
+        assert_true(natural >= 0 && reordered >= 0);
         int64_t got[3];
         int uses = 0;
         counts_of(&m, got, &uses);
@@ -983,11 +821,11 @@ static void test_unsorted_and_duplicates(void** state) {
     sc.matrix = "duplicate entry";
     device_a a;
     upload_csr(&a, &d, 0, CUDA_R_64F);
-    dense b, c;
-    dense_make(&b, d.cols, 32, 1, 0, 0, CUDA_R_64F);
-    free(dense_random(&b));
-    dense_push(&b);
-    dense_make(&c, d.rows, 32, 1, 0, 0, CUDA_R_64F);
+    tcst_dense b, c;
+    tcst_dense_make(&b, d.cols, 32, 1, 0, 0, CUDA_R_64F);
+    free(tcst_dense_fill_random(&b, &fx.rng));
+    tcst_dense_upload(&b);
+    tcst_dense_make(&c, d.rows, 32, 1, 0, 0, CUDA_R_64F);
     tcsConstDnMatDescr_t db;
     tcsDnMatDescr_t dc;
     assert_ok(tcsCreateConstDnMat(&db, d.cols, 32, 32, b.dev, CUDA_R_64F, TCS_ORDER_ROW));
@@ -1004,8 +842,8 @@ static void test_unsorted_and_duplicates(void** state) {
     tcst_device_free(buffer);
     assert_ok(tcsDestroyDnMat(db));
     assert_ok(tcsDestroyDnMat(dc));
-    dense_free(&b);
-    dense_free(&c);
+    tcst_dense_free(&b);
+    tcst_dense_free(&c);
     free_a(&a);
     sc.alg = TCS_SPMM_ALG_DEFAULT;
     if (check_case(&d, &sc) == 1) fail_msg("DEFAULT took the blocks with a duplicate entry");
@@ -1082,11 +920,11 @@ static void test_graph_capture(void** state) {
     device_a a;
     upload_csr(&a, &m, 1, CUDA_R_16F);
     const int64_t n = 40;
-    dense b, c;
-    dense_make(&b, m.cols, n, 1, 0, 0, CUDA_R_16F);
-    double* bh = dense_random(&b);
-    dense_push(&b);
-    dense_make(&c, m.rows, n, 1, 0, 0, CUDA_R_32F);
+    tcst_dense b, c;
+    tcst_dense_make(&b, m.cols, n, 1, 0, 0, CUDA_R_16F);
+    double* bh = tcst_dense_fill_random(&b, &fx.rng);
+    tcst_dense_upload(&b);
+    tcst_dense_make(&c, m.rows, n, 1, 0, 0, CUDA_R_32F);
     tcsConstDnMatDescr_t db;
     tcsDnMatDescr_t dc;
     assert_ok(tcsCreateConstDnMat(&db, m.cols, n, n, b.dev, CUDA_R_16F, TCS_ORDER_ROW));
@@ -1115,10 +953,10 @@ static void test_graph_capture(void** state) {
     assert_int_equal(tcsSpMM_getBlockCounts(a.descr, &x[0], &x[1], &x[2], &x[3], &x[4], &uses),
                      TCS_STATUS_NOT_INITIALIZED);
     CUDA_OK(cudaGraphInstantiate(&exec, graph, 0));
-    double* ref = (double*)xmalloc((size_t)(m.rows * n) * sizeof(double));
-    double* mag = (double*)xmalloc((size_t)(m.rows * n) * sizeof(double));
+    double* ref = (double*)tcst_xmalloc((size_t)(m.rows * n) * sizeof(double));
+    double* mag = (double*)tcst_xmalloc((size_t)(m.rows * n) * sizeof(double));
     reference(&a.ref, bh, n, 1.0, 0.0, NULL, ref, mag);
-    unsigned char* got = (unsigned char*)xmalloc(c.count * 4);
+    unsigned char* got = (unsigned char*)tcst_xmalloc(c.count * 4);
     for (int replay = 0; replay < 2; ++replay) {
         CUDA_OK(cudaMemset(c.dev, 0xFF, c.count * 4));
         CUDA_OK(cudaGraphLaunch(exec, stream));
@@ -1132,8 +970,8 @@ static void test_graph_capture(void** state) {
     CUDA_OK(cudaStreamDestroy(stream));
     assert_ok(tcsDestroyDnMat(db));
     assert_ok(tcsDestroyDnMat(dc));
-    dense_free(&b);
-    dense_free(&c);
+    tcst_dense_free(&b);
+    tcst_dense_free(&c);
     free_a(&a);
     tcst_device_free(buffer);
     free(bh);

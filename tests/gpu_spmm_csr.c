@@ -30,6 +30,8 @@
 #include "tcsparse.h"
 #include "tcst_index_types.h"
 #include "tcst_status.h"
+#include "tcst_gpu_group.h"
+#include "tcst_spmm_operands.h"
 
 #include <cuda.h> /* types only: driver functions come from cudaGetDriverEntryPointByVersion,
                    * so the program links no libcuda and still loads (and skips) where no
@@ -40,18 +42,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-#define CUDA_OK(call)                                                                        \
-    do {                                                                                     \
-        const cudaError_t e_ = (call);                                                       \
-        if (e_ != cudaSuccess) fail_msg("%s: %s", #call, cudaGetErrorString(e_));            \
-    } while (0)
-
-static void* xmalloc(size_t bytes) {
-    void* p = malloc(bytes > 0 ? bytes : 1);
-    assert_non_null(p);
-    return p;
-}
 
 /* ---- element types -------------------------------------------------------------- */
 
@@ -78,26 +68,8 @@ static double rounded(double x, cudaDataType t) { return tcst_value_rounded(x, t
 
 /* ---- fixture -------------------------------------------------------------------- */
 
-static struct {
-    tcsHandle_t handle;
-    tcst_rng rng;
-    uint64_t seed;
-    int quick; /* TCS_TEST_QUICK */
-} fx;
-
-static int group_setup(void** state) {
-    (void)state;
-    fx.seed = tcst_fresh_seed();
-    printf("gpu_spmm_csr: seed %llu (TCST_SEED=%llu reproduces)\n", (unsigned long long)fx.seed,
-           (unsigned long long)fx.seed);
-    tcst_rng_seed(&fx.rng, fx.seed);
-    return tcsCreate(&fx.handle) == TCS_STATUS_SUCCESS ? 0 : -1;
-}
-
-static int group_teardown(void** state) {
-    (void)state;
-    return tcsDestroy(fx.handle) == TCS_STATUS_SUCCESS ? 0 : -1;
-}
+static tcst_gpu_fixture fx;
+TCST_GPU_FIXTURE("gpu_spmm_csr", fx)
 
 static int random_below(int bound) { return (int)(tcst_rng_next(&fx.rng) % (uint64_t)bound); }
 
@@ -126,7 +98,7 @@ static unsigned graph_kernel_grid(cudaGraph_t graph, const char* what, const cha
     const kernel_name_fn kernel_name = (kernel_name_fn)driver_function("cuKernelGetName");
     size_t count = 0;
     assert_int_equal(get_nodes((CUgraph)graph, NULL, &count), CUDA_SUCCESS);
-    CUgraphNode* nodes = (CUgraphNode*)xmalloc((count > 0 ? count : 1) * sizeof(CUgraphNode));
+    CUgraphNode* nodes = (CUgraphNode*)tcst_xmalloc((count > 0 ? count : 1) * sizeof(CUgraphNode));
     assert_int_equal(get_nodes((CUgraph)graph, nodes, &count), CUDA_SUCCESS);
     unsigned grid = 0;
     for (size_t i = 0; i < count && grid == 0; ++i) {
@@ -164,8 +136,8 @@ static int compare_int(const void* x, const void* y) {
  * rows (a long row of A^T). Columns distinct and sorted; values uniform in [-1, 1). */
 static void gen_mixed(tcst_csr* out, int64_t rows, int64_t cols, int max_len, double p_empty,
                       int long_rows, int long_len, double heavy) {
-    int* len = (int*)xmalloc((size_t)rows * sizeof(int));
-    int* pool = (int*)xmalloc((size_t)(cols > 0 ? cols : 1) * sizeof(int));
+    int* len = (int*)tcst_xmalloc((size_t)rows * sizeof(int));
+    int* pool = (int*)tcst_xmalloc((size_t)(cols > 0 ? cols : 1) * sizeof(int));
     int64_t nnz = 0;
     for (int64_t i = 0; i < rows; ++i) {
         len[i] = tcst_rng_uniform(&fx.rng) < p_empty ? 0 : 1 + random_below(max_len);
@@ -218,9 +190,9 @@ static void gen_sweep_matrix(tcst_csr* out, int shuffled) {
  * random. */
 static void gen_runs(tcst_csr* out, int64_t rows, int64_t cols, int block, int max_len,
                      int long_every, int long_len) {
-    int* len = (int*)xmalloc((size_t)rows * sizeof(int));
-    int* kind = (int*)xmalloc((size_t)rows * sizeof(int));
-    int* pool = (int*)xmalloc((size_t)cols * sizeof(int));
+    int* len = (int*)tcst_xmalloc((size_t)rows * sizeof(int));
+    int* kind = (int*)tcst_xmalloc((size_t)rows * sizeof(int));
+    int* pool = (int*)tcst_xmalloc((size_t)cols * sizeof(int));
     int64_t nnz = 0;
     for (int64_t i = 0; i < rows;) {
         const int64_t end = i + block < rows ? i + block : rows;
@@ -288,69 +260,6 @@ static double runs_per_row(const tcst_csr* a, int z) {
     return (double)runs / (double)a->rows;
 }
 
-/* ---- dense matrices on the device ------------------------------------------------ */
-
-/* A rows x cols matrix inside an allocation of 0xFF bytes: `image` is the host copy of
- * the whole allocation; element (r, c) at offset + (row-major ? r*ld + c : r + c*ld). */
-typedef struct {
-    int64_t rows, cols, ld, offset;
-    int row_major;
-    cudaDataType type;
-    size_t count; /* elements allocated */
-    unsigned char* image;
-    void* dev;
-} dense;
-
-static size_t dense_index(const dense* d, int64_t r, int64_t c) {
-    return (size_t)(d->offset + (d->row_major ? r * d->ld + c : r + c * d->ld));
-}
-
-static void dense_make(dense* d, int64_t rows, int64_t cols, int row_major, int pad, int offset,
-                       cudaDataType type) {
-    d->rows = rows;
-    d->cols = cols;
-    d->row_major = row_major;
-    d->ld = (row_major ? cols : rows) + pad;
-    if (d->ld < 1) d->ld = 1;
-    d->offset = offset;
-    d->type = type;
-    d->count = (size_t)((row_major ? rows : cols) * d->ld + offset);
-    if (d->count == 0) d->count = 1;
-    d->image = (unsigned char*)xmalloc(d->count * type_size(type));
-    memset(d->image, 0xFF, d->count * type_size(type));
-    d->dev = tcst_device_poisoned(d->count * type_size(type));
-    assert_non_null(d->dev);
-}
-
-static void dense_upload(const dense* d) {
-    CUDA_OK(cudaMemcpy(d->dev, d->image, d->count * type_size(d->type), cudaMemcpyHostToDevice));
-    /* A pageable host-to-device cudaMemcpy may return before its DMA completes, and
-     * work on a non-blocking stream (the graph test's) is not ordered after it. */
-    CUDA_OK(cudaDeviceSynchronize());
-}
-
-static void* dense_values(const dense* d) {
-    return (char*)d->dev + (size_t)d->offset * type_size(d->type);
-}
-
-static void dense_free(dense* d) {
-    free(d->image);
-    tcst_device_free(d->dev);
-}
-
-/* Fills d with random values rounded to its type and returns them column-major
- * (leading dimension rows), as tcst_ref_spmm wants them. */
-static double* dense_fill_random(dense* d) {
-    double* host = (double*)xmalloc((size_t)(d->rows * d->cols) * sizeof(double));
-    for (int64_t c = 0; c < d->cols; ++c)
-        for (int64_t r = 0; r < d->rows; ++r) {
-            const double v = rounded(tcst_rng_symmetric(&fx.rng), d->type);
-            host[r + c * d->rows] = v;
-            put(d->image, dense_index(d, r, c), d->type, v);
-        }
-    return host;
-}
-
 /* ---- the reference and the comparison ------------------------------------------- */
 
 typedef struct {
@@ -394,7 +303,7 @@ static void reference(const tcst_csr* a, int trans_a, int trans_b, const double*
                       const double* c0, double* ref, double* mag) {
     const size_t mn = (size_t)(m * n);
     tcst_csr abs_a;
-    double* abs_b = (double*)xmalloc(bsize * sizeof(double));
+    double* abs_b = (double*)tcst_xmalloc(bsize * sizeof(double));
     assert_int_equal(tcst_csr_copy(a, &abs_a), 0);
     for (int64_t e = 0; e < abs_a.nnz; ++e) abs_a.val[e] = fabs(abs_a.val[e]);
     for (size_t i = 0; i < bsize; ++i) abs_b[i] = fabs(b[i]);
@@ -446,12 +355,12 @@ static void dump_failure(const double* x, const double* ref, const double* bound
     fclose(f);
 }
 
-static void compare(const dense* c, const unsigned char* image, const double* ref,
+static void compare(const tcst_dense* c, const unsigned char* image, const double* ref,
                     const double* mag, const types_t* ty, const char* what) {
     const int64_t m = c->rows, n = c->cols;
     const size_t mn = (size_t)(m * n), esize = type_size(c->type);
-    double* x = (double*)xmalloc(mn * sizeof(double));
-    double* bound = (double*)xmalloc(mn * sizeof(double));
+    double* x = (double*)tcst_xmalloc(mn * sizeof(double));
+    double* bound = (double*)tcst_xmalloc(mn * sizeof(double));
     char* inside = (char*)calloc(c->count, 1);
     assert_non_null(inside);
     /* fp16 C: a subnormal result may be rounded off by a whole step, 2^-24 (two
@@ -460,7 +369,7 @@ static void compare(const dense* c, const unsigned char* image, const double* re
     const double floor_mag = c->type == CUDA_R_16F ? ldexp(1.0, -24) / ty->tol : 0.0;
     for (int64_t j = 0; j < n; ++j)
         for (int64_t i = 0; i < m; ++i) {
-            const size_t q = dense_index(c, i, j);
+            const size_t q = tcst_dense_index(c, i, j);
             x[i + j * m] = get(image, q, c->type);
             bound[i + j * m] = mag[i + j * m] + floor_mag;
             inside[q] = 1;
@@ -500,7 +409,7 @@ typedef struct {
 
 static void* upload_values(const double* v, int64_t count, cudaDataType t) {
     if (count == 0) return NULL;
-    void* host = xmalloc((size_t)count * type_size(t));
+    void* host = tcst_xmalloc((size_t)count * type_size(t));
     void* dev = NULL;
     for (int64_t e = 0; e < count; ++e) put(host, (size_t)e, t, v[e]);
     CUDA_OK(cudaMalloc(&dev, (size_t)count * type_size(t)));
@@ -526,42 +435,21 @@ static void csr_free(device_csr* d) {
 }
 
 /* Frees one product's operands: B's and C's descriptors and images, and A on the device. */
-static void free_operands(tcsConstDnMatDescr_t db, tcsDnMatDescr_t dc, device_csr* da, dense* b,
-                          dense* c) {
+static void free_operands(tcsConstDnMatDescr_t db, tcsDnMatDescr_t dc, device_csr* da,
+                          tcst_dense* b, tcst_dense* c) {
     assert_ok(tcsDestroyDnMat(db));
     assert_ok(tcsDestroyDnMat(dc));
     csr_free(da);
-    dense_free(b);
-    dense_free(c);
+    tcst_dense_free(b);
+    tcst_dense_free(c);
 }
 
 static void round_values(tcst_csr* a, cudaDataType t) {
     for (int64_t e = 0; e < a->nnz; ++e) a->val[e] = rounded(a->val[e], t);
 }
 
-/* alpha and beta where the case wants them (host values or device copies), in the
- * compute type. */
-typedef struct {
-    unsigned char host[16];
-    void* dev;
-} scalars;
-
-static void scalars_make(scalars* s, const spmm_case* sc) {
-    const cudaDataType t = TYPES[sc->type].compute;
-    const size_t size = type_size(t);
-    put(s->host, 0, t, sc->alpha);
-    put(s->host + size, 0, t, sc->beta);
-    s->dev = NULL;
-    if (sc->device_scalars) {
-        CUDA_OK(cudaMalloc(&s->dev, 2 * size));
-        CUDA_OK(cudaMemcpy(s->dev, s->host, 2 * size, cudaMemcpyHostToDevice));
-    }
-}
-
-static const void* scalar_ptr(const scalars* s, const spmm_case* sc, int which) {
-    const size_t offset = (size_t)which * type_size(TYPES[sc->type].compute);
-    return sc->device_scalars ? (const void*)((const char*)s->dev + offset)
-                              : (const void*)(s->host + offset);
+static const void* scalar_ptr(const tcst_scalars* s, const spmm_case* sc, int which) {
+    return tcst_scalar_ptr(s, TYPES[sc->type].compute, which);
 }
 
 static tcsOperation_t op_of(int transposed, int variant) {
@@ -579,7 +467,7 @@ static void pointer_mode(const spmm_case* sc) {
                                                                : TCS_POINTER_MODE_HOST));
 }
 
-static size_t buffer_size(const spmm_case* sc, const scalars* s, tcsConstSpMatDescr_t a,
+static size_t buffer_size(const spmm_case* sc, const tcst_scalars* s, tcsConstSpMatDescr_t a,
                           tcsConstDnMatDescr_t b, tcsDnMatDescr_t c) {
     size_t bytes = 0;
     pointer_mode(sc);
@@ -591,7 +479,7 @@ static size_t buffer_size(const spmm_case* sc, const scalars* s, tcsConstSpMatDe
 }
 
 /* preprocess (if asked) and run on the handle's stream, then wait. */
-static void spmm_call(const spmm_case* sc, const scalars* s, tcsConstSpMatDescr_t a,
+static void spmm_call(const spmm_case* sc, const tcst_scalars* s, tcsConstSpMatDescr_t a,
                       tcsConstDnMatDescr_t b, tcsDnMatDescr_t c, void* buffer, int preprocess) {
     const types_t* ty = &TYPES[sc->type];
     const tcsOperation_t opa = op_a(sc), opb = op_b(sc);
@@ -614,21 +502,22 @@ static void check_case(const tcst_csr* a_in, const spmm_case* sc) {
     const int64_t m = sc->trans_a ? a.cols : a.rows, k = sc->trans_a ? a.rows : a.cols, n = sc->n;
     const int64_t b_rows = sc->trans_b ? n : k, b_cols = sc->trans_b ? k : n;
     device_csr da;
-    dense b, c;
-    scalars s;
+    tcst_dense b, c;
+    tcst_scalars s;
     tcsConstDnMatDescr_t db;
     tcsDnMatDescr_t dc;
     csr_upload(&da, &a, sc->base, ty->ab, sc->wide);
-    dense_make(&b, b_rows, b_cols, sc->b_row, sc->b_pad, sc->b_offset, ty->ab);
-    double* bh = dense_fill_random(&b);
-    dense_upload(&b);
-    dense_make(&c, m, n, sc->c_row, sc->c_pad, sc->c_offset, ty->c);
-    double* c0 = sc->beta != 0.0 ? dense_fill_random(&c) : NULL; /* else C stays NaN */
-    dense_upload(&c);
-    scalars_make(&s, sc);
-    assert_ok(tcsCreateConstDnMat(&db, b_rows, b_cols, b.ld, dense_values(&b), ty->ab,
+    tcst_dense_make(&b, b_rows, b_cols, sc->b_row, sc->b_pad, sc->b_offset, ty->ab);
+    double* bh = tcst_dense_fill_random(&b, &fx.rng);
+    tcst_dense_upload(&b);
+    tcst_dense_make(&c, m, n, sc->c_row, sc->c_pad, sc->c_offset, ty->c);
+    /* else C stays NaN */
+    double* c0 = sc->beta != 0.0 ? tcst_dense_fill_random(&c, &fx.rng) : NULL;
+    tcst_dense_upload(&c);
+    tcst_scalars_make(&s, ty->compute, sc->alpha, sc->beta, sc->device_scalars);
+    assert_ok(tcsCreateConstDnMat(&db, b_rows, b_cols, b.ld, tcst_dense_values(&b), ty->ab,
                                   sc->b_row ? TCS_ORDER_ROW : TCS_ORDER_COL));
-    assert_ok(tcsCreateDnMat(&dc, m, n, c.ld, dense_values(&c), ty->c,
+    assert_ok(tcsCreateDnMat(&dc, m, n, c.ld, tcst_dense_values(&c), ty->c,
                              sc->c_row ? TCS_ORDER_ROW : TCS_ORDER_COL));
 
     const size_t bytes = buffer_size(sc, &s, da.descr, db, dc);
@@ -638,9 +527,9 @@ static void check_case(const tcst_csr* a_in, const spmm_case* sc) {
         tcsConstDnMatDescr_t nb;
         tcsDnMatDescr_t nc;
         assert_ok(tcsCreateConstDnMat(&nb, sc->trans_b ? w : k, sc->trans_b ? k : w, b.ld,
-                                      dense_values(&b), ty->ab,
+                                      tcst_dense_values(&b), ty->ab,
                                       sc->b_row ? TCS_ORDER_ROW : TCS_ORDER_COL));
-        assert_ok(tcsCreateDnMat(&nc, m, w, c.ld, dense_values(&c), ty->c,
+        assert_ok(tcsCreateDnMat(&nc, m, w, c.ld, tcst_dense_values(&c), ty->c,
                                  sc->c_row ? TCS_ORDER_ROW : TCS_ORDER_COL));
         const size_t narrow = buffer_size(sc, &s, da.descr, nb, nc);
         if (bytes != narrow)
@@ -653,10 +542,10 @@ static void check_case(const tcst_csr* a_in, const spmm_case* sc) {
     assert_true(bytes == 0 || buffer != NULL);
 
     const size_t mn = (size_t)(m * n), image_bytes = c.count * type_size(ty->c);
-    double* ref = (double*)xmalloc(mn * sizeof(double));
-    double* mag = (double*)xmalloc(mn * sizeof(double));
-    unsigned char* first = (unsigned char*)xmalloc(image_bytes);
-    unsigned char* again = (unsigned char*)xmalloc(image_bytes);
+    double* ref = (double*)tcst_xmalloc(mn * sizeof(double));
+    double* mag = (double*)tcst_xmalloc(mn * sizeof(double));
+    unsigned char* first = (unsigned char*)tcst_xmalloc(image_bytes);
+    unsigned char* again = (unsigned char*)tcst_xmalloc(image_bytes);
     reference(&a, sc->trans_a, sc->trans_b, bh, b_rows > 0 ? b_rows : 1, (size_t)(b_rows * b_cols),
               m, n, sc->alpha, sc->beta, c0, ref, mag);
     checked_a = &a;
@@ -673,7 +562,7 @@ static void check_case(const tcst_csr* a_in, const spmm_case* sc) {
         const size_t narrow_bytes = buffer_size(sc, &s, narrow.descr, db, dc);
         void* other = tcst_device_poisoned(narrow_bytes);
         assert_true(narrow_bytes == 0 || other != NULL);
-        dense_upload(&c);
+        tcst_dense_upload(&c);
         spmm_call(sc, &s, narrow.descr, db, dc, other, sc->preprocess);
         CUDA_OK(cudaMemcpy(again, c.dev, image_bytes, cudaMemcpyDeviceToHost));
         if (memcmp(first, again, image_bytes) != 0)
@@ -683,7 +572,7 @@ static void check_case(const tcst_csr* a_in, const spmm_case* sc) {
     }
 
     /* The same call again from the same C: bitwise the same result. */
-    dense_upload(&c);
+    tcst_dense_upload(&c);
     spmm_call(sc, &s, da.descr, db, dc, buffer, 0);
     CUDA_OK(cudaMemcpy(again, c.dev, image_bytes, cudaMemcpyDeviceToHost));
     if (memcmp(first, again, image_bytes) != 0)
@@ -692,7 +581,7 @@ static void check_case(const tcst_csr* a_in, const spmm_case* sc) {
     if (sc->plain_too) {
         void* fresh = tcst_device_poisoned(bytes);
         assert_true(bytes == 0 || fresh != NULL);
-        dense_upload(&c);
+        tcst_dense_upload(&c);
         spmm_call(sc, &s, da.descr, db, dc, fresh, 0);
         CUDA_OK(cudaMemcpy(again, c.dev, image_bytes, cudaMemcpyDeviceToHost));
         if (memcmp(first, again, image_bytes) != 0)
@@ -705,14 +594,14 @@ static void check_case(const tcst_csr* a_in, const spmm_case* sc) {
         /* New values in A's value array, same structure and buffer: an analysis kept
          * from preprocess must not keep the old values. */
         for (int64_t e = 0; e < a.nnz; ++e) a.val[e] = rounded(tcst_rng_symmetric(&fx.rng), ty->ab);
-        void* host = xmalloc((size_t)a.nnz * type_size(ty->ab));
+        void* host = tcst_xmalloc((size_t)a.nnz * type_size(ty->ab));
         for (int64_t e = 0; e < a.nnz; ++e) put(host, (size_t)e, ty->ab, a.val[e]);
         CUDA_OK(
             cudaMemcpy(da.val, host, (size_t)a.nnz * type_size(ty->ab), cudaMemcpyHostToDevice));
         free(host);
         reference(&a, sc->trans_a, sc->trans_b, bh, b_rows > 0 ? b_rows : 1,
                   (size_t)(b_rows * b_cols), m, n, sc->alpha, sc->beta, c0, ref, mag);
-        dense_upload(&c);
+        tcst_dense_upload(&c);
         spmm_call(sc, &s, da.descr, db, dc, buffer, 0);
         CUDA_OK(cudaMemcpy(again, c.dev, image_bytes, cudaMemcpyDeviceToHost));
         compare(&c, again, ref, mag, ty, describe(sc, "run with new values of A"));
@@ -721,7 +610,7 @@ static void check_case(const tcst_csr* a_in, const spmm_case* sc) {
     checked_a = NULL;
     free_operands(db, dc, &da, &b, &c);
     tcst_device_free(buffer);
-    tcst_device_free(s.dev);
+    tcst_scalars_free(&s);
     free(bh);
     free(c0);
     free(ref);
@@ -1003,19 +892,20 @@ static void captured_grids(const tcst_csr* a, int64_t n, const char* kernel,
                            const char* const also[2], unsigned grids[2]) {
     const float alpha = 1.0f, beta = 0.0f;
     device_csr da;
-    dense b, c;
+    tcst_dense b, c;
     tcsConstDnMatDescr_t db;
     tcsDnMatDescr_t dc;
     cudaStream_t stream;
     csr_upload(&da, a, 0, CUDA_R_32F, 0);
-    dense_make(&b, a->cols, n, 1, 0, 0, CUDA_R_32F);
-    free(dense_fill_random(&b));
-    dense_upload(&b);
-    dense_make(&c, a->rows, n, 1, 0, 0, CUDA_R_32F);
-    dense_upload(&c);
-    assert_ok(tcsCreateConstDnMat(&db, a->cols, n, b.ld, dense_values(&b), CUDA_R_32F,
+    tcst_dense_make(&b, a->cols, n, 1, 0, 0, CUDA_R_32F);
+    free(tcst_dense_fill_random(&b, &fx.rng));
+    tcst_dense_upload(&b);
+    tcst_dense_make(&c, a->rows, n, 1, 0, 0, CUDA_R_32F);
+    tcst_dense_upload(&c);
+    assert_ok(tcsCreateConstDnMat(&db, a->cols, n, b.ld, tcst_dense_values(&b), CUDA_R_32F,
                                   TCS_ORDER_ROW));
-    assert_ok(tcsCreateDnMat(&dc, a->rows, n, c.ld, dense_values(&c), CUDA_R_32F, TCS_ORDER_ROW));
+    assert_ok(tcsCreateDnMat(&dc, a->rows, n, c.ld, tcst_dense_values(&c), CUDA_R_32F,
+                             TCS_ORDER_ROW));
     CUDA_OK(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
     assert_ok(tcsSetStream(fx.handle, stream));
     const tcsOperation_t op = TCS_OPERATION_NON_TRANSPOSE;
@@ -1462,17 +1352,18 @@ static void test_graph_capture(void** state) {
         const int64_t m = ta ? a.cols : a.rows, k = ta ? a.rows : a.cols, n = runs[r].n;
         const float alpha = 2.0f, beta = 0.0f;
         device_csr da;
-        dense b, c;
+        tcst_dense b, c;
         tcsConstDnMatDescr_t db;
         tcsDnMatDescr_t dc;
         csr_upload(&da, &a, 1, CUDA_R_32F, 0);
-        dense_make(&b, k, n, runs[r].b_row, 0, 0, CUDA_R_32F);
-        double* bh = dense_fill_random(&b);
-        dense_upload(&b);
-        dense_make(&c, m, n, 1, 4, 0, CUDA_R_32F);
-        assert_ok(tcsCreateConstDnMat(&db, k, n, b.ld, dense_values(&b), CUDA_R_32F,
+        tcst_dense_make(&b, k, n, runs[r].b_row, 0, 0, CUDA_R_32F);
+        double* bh = tcst_dense_fill_random(&b, &fx.rng);
+        tcst_dense_upload(&b);
+        tcst_dense_make(&c, m, n, 1, 4, 0, CUDA_R_32F);
+        assert_ok(tcsCreateConstDnMat(&db, k, n, b.ld, tcst_dense_values(&b), CUDA_R_32F,
                                       runs[r].b_row ? TCS_ORDER_ROW : TCS_ORDER_COL));
-        assert_ok(tcsCreateDnMat(&dc, m, n, c.ld, dense_values(&c), CUDA_R_32F, TCS_ORDER_ROW));
+        assert_ok(tcsCreateDnMat(&dc, m, n, c.ld, tcst_dense_values(&c), CUDA_R_32F,
+                                 TCS_ORDER_ROW));
         size_t bytes = 0;
         assert_ok(tcsSpMM_bufferSize(fx.handle, opa, opb, &alpha, da.descr, db, &beta, dc,
                                      CUDA_R_32F, runs[r].alg, &bytes));
@@ -1497,25 +1388,25 @@ static void test_graph_capture(void** state) {
         }
 
         const size_t mn = (size_t)(m * n), image_bytes = c.count * sizeof(float);
-        double* ref = (double*)xmalloc(mn * sizeof(double));
-        double* mag = (double*)xmalloc(mn * sizeof(double));
-        unsigned char* got = (unsigned char*)xmalloc(image_bytes);
-        unsigned char* first = (unsigned char*)xmalloc(image_bytes);
+        double* ref = (double*)tcst_xmalloc(mn * sizeof(double));
+        double* mag = (double*)tcst_xmalloc(mn * sizeof(double));
+        unsigned char* got = (unsigned char*)tcst_xmalloc(image_bytes);
+        unsigned char* first = (unsigned char*)tcst_xmalloc(image_bytes);
         reference(&a, ta, 0, bh, k, (size_t)(k * n), m, n, alpha, beta, NULL, ref, mag);
         for (int replay = 0; replay < 3; ++replay) {
             if (replay == 1) { /* new values of A between replays */
                 for (int64_t e = 0; e < a.nnz; ++e)
                     a.val[e] = rounded(tcst_rng_symmetric(&fx.rng), CUDA_R_32F);
-                float* host = (float*)xmalloc((size_t)a.nnz * sizeof(float));
+                float* host = (float*)tcst_xmalloc((size_t)a.nnz * sizeof(float));
                 for (int64_t e = 0; e < a.nnz; ++e) host[e] = (float)a.val[e];
                 CUDA_OK(cudaMemcpy(da.val, host, (size_t)a.nnz * sizeof(float),
                                    cudaMemcpyHostToDevice));
-                CUDA_OK(cudaDeviceSynchronize()); /* see dense_upload */
+                CUDA_OK(cudaDeviceSynchronize()); /* see tcst_upload_and_wait */
                 free(host);
                 reference(&a, ta, 0, bh, k, (size_t)(k * n), m, n, alpha, beta, NULL, ref, mag);
             }
             for (int g = 0; g < 2; ++g) {
-                dense_upload(&c); /* C back to NaN: beta == 0 must not read it */
+                tcst_dense_upload(&c); /* C back to NaN: beta == 0 must not read it */
                 CUDA_OK(cudaGraphLaunch(execs[g], stream));
                 CUDA_OK(cudaStreamSynchronize(stream));
                 CUDA_OK(cudaMemcpy(got, c.dev, image_bytes, cudaMemcpyDeviceToHost));
@@ -1605,7 +1496,7 @@ static void large_offsets_case(int row_major, int64_t n, tcsSpMMAlg_t alg) {
     }
     CUDA_OK(cudaMemset(b, 0xFF, b_count * sizeof(float)));
     CUDA_OK(cudaMemset(c, 0xFF, c_count * sizeof(float)));
-    double* bh = (double*)xmalloc((size_t)(k * n) * sizeof(double));
+    double* bh = (double*)tcst_xmalloc((size_t)(k * n) * sizeof(double));
     for (int64_t j = 0; j < n; ++j)
         for (int64_t i = 0; i < k; ++i) {
             const float v = (float)tcst_rng_symmetric(&fx.rng);
@@ -1630,8 +1521,8 @@ static void large_offsets_case(int row_major, int64_t n, tcsSpMMAlg_t alg) {
     assert_ok(tcsSpMM(fx.handle, TCS_OPERATION_NON_TRANSPOSE, TCS_OPERATION_NON_TRANSPOSE, &alpha,
                       da.descr, db, &beta, dc, CUDA_R_32F, alg, buffer));
     CUDA_OK(cudaDeviceSynchronize());
-    double* ref = (double*)xmalloc((size_t)(m * n) * sizeof(double));
-    double* mag = (double*)xmalloc((size_t)(m * n) * sizeof(double));
+    double* ref = (double*)tcst_xmalloc((size_t)(m * n) * sizeof(double));
+    double* mag = (double*)tcst_xmalloc((size_t)(m * n) * sizeof(double));
     reference(&a, 0, 0, bh, k, (size_t)(k * n), m, n, alpha, beta, NULL, ref, mag);
     for (int64_t j = 0; j < n; ++j)
         for (int64_t i = 0; i < m; ++i) {
@@ -1675,11 +1566,7 @@ static void test_offsets_beyond_2_31(void** state) {
 }
 
 int main(void) {
-    if (!tcst_gpu_available()) {
-        printf("gpu_spmm_csr: no usable CUDA device: skipped\n");
-        return TCST_SKIP;
-    }
-    fx.quick = tcst_quick();
+    if (tcst_no_gpu("gpu_spmm_csr")) return TCST_SKIP;
     /* TCS_TEST_FILTER=test_rowwise_chunks runs only the tests the pattern names (cmocka's
      * * and ? wildcards), e.g. one heavy test under compute-sanitizer. */
     const char* filter = getenv("TCS_TEST_FILTER");

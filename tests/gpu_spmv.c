@@ -29,6 +29,7 @@
 #include "tcsparse.h"
 #include "tcst_index_types.h"
 #include "tcst_status.h"
+#include "tcst_gpu_group.h"
 
 #include <cuda_runtime_api.h>
 
@@ -36,12 +37,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-#define CUDA_OK(call)                                                                        \
-    do {                                                                                     \
-        const cudaError_t e_ = (call);                                                       \
-        if (e_ != cudaSuccess) fail_msg("%s: %s", #call, cudaGetErrorString(e_));            \
-    } while (0)
 
 typedef struct {
     cudaDataType ax, y, compute;
@@ -59,12 +54,7 @@ static const types_t TYPES[TYPE_COUNT] = {
     {CUDA_R_16BF, CUDA_R_32F, CUDA_R_32F, 1e-2, "bf16 -> fp32 y"},
 };
 
-static struct {
-    tcsHandle_t handle;
-    tcst_rng rng;
-    uint64_t seed;
-    int quick;
-} fx;
+static tcst_gpu_fixture fx;
 
 static void* xmalloc(size_t bytes) {
     void* p = malloc(bytes > 0 ? bytes : 1);
@@ -737,26 +727,10 @@ static void test_matrix_market(void** state) {
     printf("gpu_spmv: %d Matrix Market files\n", done);
 }
 
-static int group_setup(void** state) {
-    (void)state;
-    fx.seed = tcst_fresh_seed();
-    printf("gpu_spmv: seed %llu (TCST_SEED=%llu reproduces)\n", (unsigned long long)fx.seed,
-           (unsigned long long)fx.seed);
-    tcst_rng_seed(&fx.rng, fx.seed);
-    fx.quick = tcst_quick();
-    return tcsCreate(&fx.handle) == TCS_STATUS_SUCCESS ? 0 : -1;
-}
-
-static int group_teardown(void** state) {
-    (void)state;
-    return tcsDestroy(fx.handle) == TCS_STATUS_SUCCESS ? 0 : -1;
-}
+TCST_GPU_FIXTURE("gpu_spmv", fx)
 
 int main(void) {
-    if (!tcst_gpu_available()) {
-        printf("gpu_spmv: no GPU: skipped\n");
-        return TCST_SKIP;
-    }
+    if (tcst_no_gpu("gpu_spmv")) return TCST_SKIP;
     const struct CMUnitTest tests[] = {
         cmocka_unit_test_teardown(test_shapes_and_edges, release_all),
         cmocka_unit_test_teardown(test_long_rows_and_empty_rows, release_all),

@@ -43,12 +43,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define CUDA_OK(call)                                                                        \
-    do {                                                                                     \
-        const cudaError_t e_ = (call);                                                       \
-        if (e_ != cudaSuccess) fail_msg("%s: %s", #call, cudaGetErrorString(e_));            \
-    } while (0)
-
 enum { SAMPLES = 5 };
 static const double kFactor = 4.0;
 

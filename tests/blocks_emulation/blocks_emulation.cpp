@@ -42,7 +42,6 @@ namespace {
 
 using tcs::value_type;
 
-using tcst::failures;
 std::uint64_t seed = 1;
 
 std::size_t bytes_of(value_type t) { return t == value_type::f64 ? 8 : t == value_type::f32 ? 4 : 2; }
@@ -97,49 +96,6 @@ double tolerance(const config& c) {
     if (c.type == value_type::f64) return 1e-13;
     if (c.type == value_type::f32) return c.tf32 ? 4e-3 : 1e-6;
     return c.c_type == value_type::f32 ? 1e-5 : 1e-2;
-}
-
-// ---- the format's block counts on the CPU (an independent count of the same format) ---
-
-unsigned column_hash(int column, unsigned s) {
-    unsigned h = unsigned(column) * 0x9E3779B1u + s;
-    h ^= h >> 16;
-    h *= 0x85EBCA6Bu;
-    h ^= h >> 13;
-    h *= 0xC2B2AE35u;
-    h ^= h >> 16;
-    return h;
-}
-
-std::vector<int> signature_order(const tcst_csr& a) {
-    std::vector<std::uint64_t> key(static_cast<std::size_t>(a.rows));
-    for (std::int64_t i = 0; i < a.rows; ++i) {
-        unsigned h0 = ~0u, h1 = ~0u;
-        for (int e = a.row_ptr[i]; e < a.row_ptr[i + 1]; ++e) {
-            h0 = std::min(h0, column_hash(a.col_idx[e], 0x2545F491u));
-            h1 = std::min(h1, column_hash(a.col_idx[e], 0x9E3779B9u));
-        }
-        key[std::size_t(i)] = (std::uint64_t(h0) << 32) | h1;
-    }
-    std::vector<int> order(static_cast<std::size_t>(a.rows));
-    std::iota(order.begin(), order.end(), 0);
-    std::stable_sort(order.begin(), order.end(), [&](int x, int y) { return key[x] < key[y]; });
-    return order;
-}
-
-long long count_blocks(const tcst_csr& a, const std::vector<int>& order) {
-    long long blocks = 0;
-    std::vector<int> cols;
-    for (std::int64_t w = 0; w < a.rows; w += 32) {
-        cols.clear();
-        for (std::int64_t r = w; r < std::min<std::int64_t>(a.rows, w + 32); ++r) {
-            const int i = order[std::size_t(r)];
-            cols.insert(cols.end(), a.col_idx + a.row_ptr[i], a.col_idx + a.row_ptr[i + 1]);
-        }
-        std::sort(cols.begin(), cols.end());
-        blocks += (std::unique(cols.begin(), cols.end()) - cols.begin() + 15) / 16;
-    }
-    return blocks;
 }
 
 // ---- one product ----------------------------------------------------------------------
@@ -378,8 +334,10 @@ bool check(const tcst_csr& matrix, const config& c, const tcs::device_info& dev)
         const tcs::spmm::block_counts& got = first.found.counts;
         std::vector<int> natural(static_cast<std::size_t>(m));
         std::iota(natural.begin(), natural.end(), 0);
-        const long long nat = count_blocks(ref_a, natural);
-        const long long re = count_blocks(ref_a, signature_order(ref_a));
+        std::vector<int> order(static_cast<std::size_t>(m) + 1);
+        CHECK(tcst_signature_order(&ref_a, order.data()) == 0, "%s: the signature order", c.name);
+        const long long nat = tcst_count_blocks(&ref_a, natural.data());
+        const long long re = tcst_count_blocks(&ref_a, order.data());
         CHECK(got.blocks_natural == nat && got.blocks_reordered == re,
               "%s: blocks natural/reordered %lld/%lld, CPU %lld/%lld", c.name,
               (long long)got.blocks_natural, (long long)got.blocks_reordered, nat, re);
@@ -835,11 +793,5 @@ int main(int argc, char** argv) {
     check_hand_off_rule();
     std::printf("corrupt structure, validation off:\n");
     corrupt_suite(h100, 64);
-    emu::print_launches();
-    if (failures != 0) {
-        std::printf("blocks_emulation: %d FAILED\n", failures);
-        return 1;
-    }
-    std::printf("blocks_emulation: all passed\n");
-    return 0;
+    return tcst::finish("blocks_emulation");
 }

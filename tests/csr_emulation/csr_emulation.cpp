@@ -334,11 +334,5 @@ int main(int argc, char** argv) {
                 (unsigned long long)seed);
     const tcs::device_info h100 = tcst::h100_like();
     run_suite(h100);
-    emu::print_launches();
-    if (failures != 0) {
-        std::printf("csr_emulation: %d failures\n", failures);
-        return 1;
-    }
-    std::printf("csr_emulation: all passed\n");
-    return 0;
+    return tcst::finish("csr_emulation");
 }

@@ -12,10 +12,12 @@
 #include "simt.hpp"
 #include "spgemm/plan.hpp"
 #include "tcs_test_support.h"
+#include "tcst_edge_shapes.h"
 
 #include <cuda_bf16.h>
 #include <cuda_fp16.h>
 
+#include <cmath>
 #include <cstdint>
 #include <cstdlib>
 #include <memory>
@@ -142,6 +144,40 @@ inline spgemm_result run_spgemm(std::unique_ptr<tcs::spgemm::plan> plan, const t
     const auto* bytes = static_cast<const unsigned char*>(val.get());
     r.val.assign(bytes, bytes + std::size_t(nnz) * value_bytes);
     return r;
+}
+
+// rows x cols with per_row distinct uniformly random columns in each row.
+inline tcst_csr uniform(std::int64_t rows, std::int64_t cols, int per_row, std::uint64_t s) {
+    tcst_csr m;
+    if (tcst_gen_uniform(rows, cols, per_row, s, &m) != 0) std::abort();
+    return m;
+}
+
+// A and B of edge shape sh (tcst_edge_shapes.h), from seeds s and s + 1.
+inline void edge_operands(const tcst_edge_shape& sh, std::uint64_t s, tcst_csr* a, tcst_csr* b) {
+    *a = uniform(sh.m, sh.k, sh.a_per_row, s);
+    *b = uniform(sh.k, sh.n, sh.b_per_row, s + 1);
+}
+
+// A (20 x 40) and B (40 x 60) whose product is all exact cancellations
+// (tcst_gen_cancelling, from a uniform 20 x 60 matrix of 9 per row, seed s).
+inline void cancelling_operands(std::uint64_t s, tcst_csr* a, tcst_csr* b) {
+    tcst_csr half = uniform(20, 60, 9, s);
+    if (tcst_gen_cancelling(&half, a, b) != 0) std::abort();
+    tcst_csr_free(&half);
+}
+
+// The reference product A*B (ref) and its magnitude (mag, one per entry) made what the
+// run must give: alpha * ref + beta * old, magnitude |alpha| * mag + |beta * old|.
+inline void apply_scalars(tcst_csr& ref, double* mag, const spgemm_options& o, const std::vector<double>& old) {
+    for (std::int64_t e = 0; e < ref.nnz; ++e) {
+        ref.val[e] = o.alpha * ref.val[e];
+        mag[e] = std::fabs(o.alpha) * mag[e];
+        if (o.beta != 0.0) {
+            ref.val[e] += o.beta * old[e];
+            mag[e] += std::fabs(o.beta * old[e]);
+        }
+    }
 }
 
 }  // namespace tcst

@@ -1,10 +1,11 @@
 // What the tests that run kernels on the CPU emulation share: the failure count and
 // CHECK (report a failed condition, count it, and return false from the check), the
 // poisoned host memory that stands in for device buffers, and an H100-like device with
-// a small grid. Header-only C++.
+// a small grid; and the end of a program's main (launches, verdict). Header-only C++.
 #pragma once
 
 #include "core/device.hpp"
+#include "simt.hpp"
 
 #include <cstdio>
 #include <cstdlib>
@@ -36,6 +37,19 @@ inline tcs::device_info h100_like() {
     d.l2_bytes = 50u << 20;
     d.max_threads_per_sm = 2048;
     return d;
+}
+
+// The end of an emulation program's main: the kernels it launched and the verdict;
+// returns the exit status (0: all passed).
+inline int finish(const char* program) {
+    std::printf("kernels launched:\n");
+    emu::print_launches();
+    if (failures != 0) {
+        std::printf("%s: %d failures\n", program, failures);
+        return 1;
+    }
+    std::printf("%s: all passed\n", program);
+    return 0;
 }
 
 }  // namespace tcst

@@ -148,6 +148,16 @@ void tcst_ref_spmm(int trans_a, int trans_b, double alpha, const tcst_csr* a, co
 /* (The per-entry magnitude of an SpMM, for tcst_compare_dense, is tcst_ref_spmm run on
  * |A|, |B|, |alpha|, |beta| and |C|.) */
 
+/* ---- The block SpMM's format, counted on the CPU (block_counts.c) ----
+ * The signature order of cpp/formats/row_reorder: two min-hashes of each row's columns,
+ * rows sorted by them, ties in row order; writes a->rows row numbers into order. Returns
+ * 0, or -1 when out of memory. */
+int tcst_signature_order(const tcst_csr* a, int* order);
+/* Blocks of 32 rows x 16 distinct columns: the rows in windows of 32 in the given order
+ * (NULL: natural), each window's distinct columns in blocks of 16. -1 when out of
+ * memory. */
+int64_t tcst_count_blocks(const tcst_csr* a, const int* order);
+
 /* ---- Comparison ----
  * Compares a CSR result downloaded from the GPU (row_ptr/col_idx with index base
  * `base`, values float (is_double 0) or double (is_double 1)) with the reference:
