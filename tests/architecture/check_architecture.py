@@ -80,8 +80,6 @@ RULES_DEBT = set()
 # families got their rules files. Remove a file once it defines none.
 CONSTANT_DEBT = {
     "cpp/spmm/csr/scatter_column.cuh",
-    "cpp/spmm/blocks/policies.cuh",   # the MMA shapes per precision (facts, to be listed)
-    "cpp/spmm/blocks/kernel.cuh",     # warps per block of the two kernel shapes
 }
 # Numeric constants a family's files may define outside its rules file: facts of the
 # hardware or the format, not choices. (family file, name): why.
@@ -92,6 +90,11 @@ STRUCTURAL = {
     ("cpp/spgemm/tiles/panel_merge.cuh", "kFull"): "every lane of a warp (shuffle masks)",
     ("cpp/spmm/csr/geometry.hpp", "kVectorBytes"): "the widest load of a thread (16 bytes): "
                                                   "a vector of B, V = 16 / element size",
+    ("cpp/spmm/blocks/kernel.cuh", "kFull"): "every lane of a warp (shuffle masks)",
+    ("cpp/spmm/blocks/policies.cuh", "tile_cols"): "columns of C per MMA: the instruction's shape "
+                                                   "(m16n8k16 and m16n8k8: 16, DMMA m8n8k4: 8)",
+    ("cpp/spmm/blocks/policies.cuh", "acc_regs"): "accumulator registers of a lane per MMA: the "
+                                                  "instruction's fragment (m16n8: 4, m8n8k4: 2)",
 }
 # A constexpr variable's definition (not a function's): its name and its value.
 CONSTEXPR_VARIABLE = re.compile(
