@@ -63,11 +63,7 @@ LOWER_LAYERS = {
 LAUNCH_HELPER = "cpp/core/kernel_launch.hpp"
 LAUNCH_DEBT = set()
 GRID_HELPER = "cpp/core/grid.hpp"
-GRID_DEBT = {
-    # the CSR SpMM's own block counts (refactored on the SpMM side of issue 39)
-    "cpp/spmm/csr/transpose.cu",
-    "cpp/spmm/csr/geometry.hpp",
-}
+GRID_DEBT = set()
 # A grid helper's definition: a function named grid_for*, blocks_for* or *_grid.
 GRID_HELPER_DEFINITION = re.compile(r"\b(grid_for\w*|blocks_for\w*|\w+_grid)\s*\([^;]*\)\s*(const\s*)?\{")
 
@@ -83,14 +79,7 @@ RULES_DEBT = set()
 # STRUCTURAL, where they are facts): the debt of issue 39 item 1 left after the SpMM
 # families got their rules files. Remove a file once it defines none.
 CONSTANT_DEBT = {
-    "cpp/spmm/csr/geometry.hpp",      # the CSR SpMM's geometry and long-row tiers
-    "cpp/spmm/csr/merge_path.cuh",
-    "cpp/spmm/csr/row_split.cuh",
     "cpp/spmm/csr/scatter_column.cuh",
-    "cpp/spmm/csr/transpose.cu",
-    "cpp/spmm/csr/vector_rows.cuh",
-    "cpp/spmm/blocks/policies.cuh",   # the MMA shapes per precision (facts, to be listed)
-    "cpp/spmm/blocks/kernel.cuh",     # warps per block of the two kernel shapes
 }
 # Numeric constants a family's files may define outside its rules file: facts of the
 # hardware or the format, not choices. (family file, name): why.
@@ -99,6 +88,13 @@ STRUCTURAL = {
     ("cpp/spgemm/hash/hash_table.cuh", "kEmpty"): "the empty slot's key, no column index",
     ("cpp/spgemm/hash/operands.hpp", "kRowProductLimit"): "INT_MAX: the 32-bit counts of the kernels",
     ("cpp/spgemm/tiles/panel_merge.cuh", "kFull"): "every lane of a warp (shuffle masks)",
+    ("cpp/spmm/csr/geometry.hpp", "kVectorBytes"): "the widest load of a thread (16 bytes): "
+                                                  "a vector of B, V = 16 / element size",
+    ("cpp/spmm/blocks/kernel.cuh", "kFull"): "every lane of a warp (shuffle masks)",
+    ("cpp/spmm/blocks/policies.cuh", "tile_cols"): "columns of C per MMA: the instruction's shape "
+                                                   "(m16n8k16 and m16n8k8: 16, DMMA m8n8k4: 8)",
+    ("cpp/spmm/blocks/policies.cuh", "acc_regs"): "accumulator registers of a lane per MMA: the "
+                                                  "instruction's fragment (m16n8: 4, m8n8k4: 2)",
 }
 # A constexpr variable's definition (not a function's): its name and its value.
 CONSTEXPR_VARIABLE = re.compile(

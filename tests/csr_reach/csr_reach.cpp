@@ -72,7 +72,9 @@ int main() {
                                 if (longs.any() && longs.tiers[1].parts > 1 && g.lanes > 4)
                                     fail("parts beyond 4 column lanes", bytes, m, nnz, n, sm, g);
                                 std::vector<int> windows{1};
-                                if (runs_possible(g, longs, bytes)) windows = {1, run_window(0), run_window(1)};
+                                if (runs_possible(g.busy, g.rows_lanes, g.lanes,
+                                                  longs.tiers[1].parts, bytes))
+                                    windows = {1, run_window(0), run_window(1)};
                                 for (int z : windows) {
                                     if (!split_reachable(bytes, g.lanes, g.vectors, g.rows_lanes, z))
                                         fail("a kernel not compiled", bytes, m, nnz, n, sm, g);

@@ -60,10 +60,10 @@ precision precision_of(const problem& p) {
 }
 
 // Columns of C per MMA tile, and MMA tiles per task at most (the policies' max_tiles in
-// policies.cuh: a warp holds 32 rows x that many tiles of accumulators).
+// policies.cuh, from rules.hpp: a warp holds 32 rows x that many tiles of accumulators).
 bool on_dmma(precision k) { return k == precision::f64 || k == precision::f32_on_f64; }
 int tile_width(precision k) { return on_dmma(k) ? 8 : 16; }
-int max_tiles(precision k) { return on_dmma(k) ? 2 : 4; }
+int max_tiles(precision k) { return on_dmma(k) ? kMaxTilesDmma : kMaxTilesHmma; }
 
 shape shape_of(const problem& p) {
     shape s;

@@ -30,6 +30,7 @@
 #include "formats/dense_blocks.hpp"
 #include "spmm/blocks/policies.cuh"
 #include "spmm/blocks/product.hpp"
+#include "spmm/blocks/rules.hpp"
 
 #include <cuda_bf16.h>
 #include <cuda_fp16.h>
@@ -39,9 +40,8 @@
 
 namespace tcs::spmm::blocks {
 
-// Warps per thread block (W): 4, or 16 for matrices of few windows (product::wide).
-inline constexpr int kWarps = 4;
-inline constexpr int kWideWarps = 16;
+// Warps per thread block (W): kWarps, or kWideWarps for matrices of few windows
+// (product::wide), rules.hpp.
 inline constexpr int kRowGroups = formats::kWindowRows / 8;  // the 8-row side of every MMA
 static_assert(kRowGroups == 4, "a block's 32 rows are four row groups of a warp's MMAs");
 

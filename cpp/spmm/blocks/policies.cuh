@@ -21,6 +21,7 @@
 #pragma once
 
 #include "core/mma.cuh"
+#include "spmm/blocks/rules.hpp"
 
 #include <cuda_bf16.h>
 #include <cuda_fp16.h>
@@ -53,7 +54,7 @@ struct half_policy {
     __device__ static int acc_row(int lane, int i) { return 2 * (lane & 3) + (i & 1); }
     __device__ static int acc_col(int lane, int i) { return (lane >> 2) + 8 * (i >> 1); }
 
-    static constexpr int max_tiles = 4;  // 64 accumulators per lane at T = 4
+    static constexpr int max_tiles = kMaxTilesHmma;  // rules.hpp
     static constexpr bool prefetch = true;  // gather the next block's values a block ahead
 
     // A lane's 4 values of a row group, as the MMA's B operand holds them.
@@ -92,7 +93,7 @@ struct tf32_policy {
     __device__ static int acc_row(int lane, int i) { return 2 * (lane & 3) + (i & 1); }
     __device__ static int acc_col(int lane, int i) { return (lane >> 2) + 8 * (i >> 1); }
 
-    static constexpr int max_tiles = 4;
+    static constexpr int max_tiles = kMaxTilesHmma;
     static constexpr bool prefetch = true;
 
     struct frag {
@@ -145,8 +146,8 @@ struct f64_policy {
     __device__ static int acc_col(int lane, int i) { return 2 * (lane & 3) + i; }
 
     // 32 rows x 16 columns of C: 32 registers of accumulators, which leave room for the
-    // gathered values at four thread blocks per SM (128 registers).
-    static constexpr int max_tiles = 2;
+    // gathered values at four thread blocks per SM (128 registers; rules.hpp).
+    static constexpr int max_tiles = kMaxTilesDmma;
     // 8-byte values: a second set would cost 32 registers and an SM's fourth thread block.
     static constexpr bool prefetch = sizeof(E) < 8;
 

@@ -1,7 +1,8 @@
 // The block family's choices (host-only, pure functions and constants): when its blocks
 // pay against the CSR family (read by DEFAULT and TCS_SPMM_BSR_TC's hand-off in
 // cpp/spmm/select.hpp), how much of the format DEFAULT's buffer holds, and how the kernel
-// lays windows over warps. Blocks pay where the rows of a 32-row window share most of
+// lays windows over warps (and how many warps and MMA tiles its thread blocks and tasks
+// hold). Blocks pay where the rows of a 32-row window share most of
 // their columns, so that each row of op(B) a block loads serves many nonzeros, and where
 // the matrix is large enough that the block kernel's longer chain of dependent loads per
 // window is hidden by many windows. The measurements: docs/algorithms/spmm-blocks.md.
@@ -77,5 +78,24 @@ inline int split_groups_for(std::int64_t windows) {
 inline constexpr std::int64_t kWideMaxWindows = 64;
 
 inline bool wide_for(std::int64_t windows) { return windows < kWideMaxWindows; }
+
+// Warps per thread block of the kernel (W): a window's range or a window of its own each.
+// docs/algorithms/spmm-blocks.md, "The kernel"
+inline constexpr int kWarps = 4;
+// Warps per thread block for a matrix of few windows (wide_for): each window cut into 16
+// ranges waits on a 16th of its chain of blocks.
+// docs/algorithms/spmm-blocks.md, "Measured (H200"
+inline constexpr int kWideWarps = 16;
+
+// MMA tiles of columns per task, at most, on HMMA (16-bit data and TF32: half_policy and
+// tf32_policy in policies.cuh): 64 accumulators per lane at 4; tasks of 8 tiles took 218
+// registers, two thread blocks per SM, and were slower.
+// docs/algorithms/spmm-blocks.md, "Measured (H200"
+inline constexpr int kMaxTilesHmma = 4;
+// MMA tiles per task, at most, on DMMA (f64_policy): 32 rows x 16 columns of C, 32
+// registers of accumulators, which leave room for the gathered values at four thread
+// blocks per SM.
+// docs/algorithms/spmm-blocks.md, "The kernel"
+inline constexpr int kMaxTilesDmma = 2;
 
 }  // namespace tcs::spmm::blocks

@@ -97,7 +97,7 @@ void plan_split(const problem& p, shape& s, std::int64_t width) {
     s.width = width;
     s.rowwise_b = b_columnwise(p) && rowwise_b_pays(s.k, s.nnz, width);
     s.geo = choose_split(s.m, s.nnz, width, size_of(p.a.type), p.device, s.rowwise_b);
-    s.rowwise_c = !p.c.row_major && rowwise_c_pays(s.m, s.nnz, width, s.geo);
+    s.rowwise_c = !p.c.row_major && rowwise_c_pays(s.m, s.nnz, width, s.geo.lanes);
 }
 
 // The scatter's warps: kScatterItems items each of A's merge path as stored (A's rows
@@ -140,7 +140,8 @@ shape shape_of(const problem& p) {
             double(rowwise_b_bytes(p, s)) + double(rowwise_c_bytes(p, s)) > kCopyBudgetBytes)
             plan_split(p, s, kChunkColumns);
         s.longs = plan_long_rows(s.geo, s.m, s.nnz, s.width, p.device);
-        s.runs_possible = runs_possible(s.geo, s.longs, element_bytes);
+        s.runs_possible = runs_possible(s.geo.busy, s.geo.rows_lanes, s.geo.lanes,
+                                         s.longs.tiers[1].parts, element_bytes);
     } else {
         s.geo = choose_geometry(s.n, element_bytes);
     }
@@ -402,7 +403,8 @@ void run_columns(const problem& p, const shape& s, const carved& b, product x, s
     x.c = static_cast<char*>(x.c) + j0 * x.c_col_stride * std::int64_t(size_of(p.c.type));
     if (s.longs.any()) {  // a narrower last pass has fewer slabs of long rows
         for (int tier = 0; tier < 2; ++tier) x.split.slabs[tier] = s.longs.tiers[tier].slabs_for(w);
-        if (listed) x.split.long_blocks = s.longs.blocks_for({listed[0], listed[1]}, x.split.slabs);
+        if (listed)
+            x.split.long_blocks = s.longs.long_row_blocks({listed[0], listed[1]}, x.split.slabs);
     }
     x.b_vector = vectorizable(x.b, x.b_row_stride, x.b_col_stride, b_bytes, w, s.geo.width);
     const std::int64_t stride = formats::rowwise_stride(s.width, b_bytes);

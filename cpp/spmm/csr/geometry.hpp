@@ -9,10 +9,12 @@
 // The geometry depends only on the problem's sizes, the element size and the device
 // (never on alignment, leading dimensions or addresses), because what preprocess
 // caches depends on it and the preprocess memo key does not include B's and C's
-// addresses.
+// addresses. Its constants are the family's choices, in rules.hpp.
 #pragma once
 
 #include "core/device.hpp"
+#include "core/grid.hpp"
+#include "spmm/csr/rules.hpp"
 
 #include <algorithm>
 #include <cstddef>
@@ -20,7 +22,6 @@
 
 namespace tcs::spmm::csr {
 
-inline constexpr int kThreads = 128;     // threads per block of the product kernels
 inline constexpr int kVectorBytes = 16;  // one vector = one 16-byte load of B
 
 struct geometry {
@@ -54,8 +55,8 @@ inline geometry choose_geometry(std::int64_t n, std::size_t element_bytes) {
 }
 
 // One column (n == 1, a sparse matrix-vector product): a lane's nonzeros whose loads are
-// in flight together, and the blocks per SM single_column.cuh's kernel is compiled for.
-inline constexpr int kSingleUnroll = 4;
+// in flight together (kSingleUnroll), and the blocks per SM single_column.cuh's kernel is
+// compiled for.
 constexpr int single_blocks_per_sm(std::size_t element_bytes) { return element_bytes == 8 ? 12 : 16; }
 
 inline int geometry::unroll() const {
@@ -65,12 +66,6 @@ inline int geometry::unroll() const {
 inline std::int64_t slab_count(std::int64_t n, const geometry& g) {
     return (n + g.slab() - 1) / g.slab();
 }
-
-// Row-split's groups of at least this many lanes (G*R) load their rows' nonzeros
-// together (sum_row_warp in row_split.cuh); narrower ones each lane for itself: from 8
-// lanes on the warp loads gained, below they came out even.
-// Measured: docs/algorithms/spmm-csr.md, "Warp loads: kWarpLoadLanes".
-inline constexpr int kWarpLoadLanes = 8;
 
 // Blocks per SM the product kernels are compiled for (__launch_bounds__), i.e. a
 // register cap of 65536 / (kThreads * blocks): the most blocks at which ptxas keeps the
@@ -93,12 +88,11 @@ constexpr int row_split_blocks_per_sm(std::size_t element_bytes) {
 // busy geometry at n = 65..128) are latency-bound. The host still plans with
 // row_split_blocks_per_sm.
 // Runs (row_runs.cuh, windows of Z = 3 or 4 rows): Z sums of NV vectors per lane take
-// 86-95 registers (fp32; -Xptxas -v, CUDA 13, sm_90), so 5 blocks per SM, and half
-// the rows of op(B) in flight per lane: each value of B loaded serves up to Z rows'
+// 86-95 registers (fp32; -Xptxas -v, CUDA 13, sm_90), so kRunBlocks blocks per SM, and
+// half the rows of op(B) in flight per lane: each value of B loaded serves up to Z rows'
 // products, and the registers go to the sums. fp64 windows of 4 spill a little there,
 // and still ran faster than at 4 blocks without spills.
 // Measured: docs/algorithms/spmm-csr.md, "Row-split's blocks per SM".
-inline constexpr int kRunBlocks = 5;
 constexpr int run_unroll(int vectors, bool vector) {
     const int u = (vector ? 8 : 4) / vectors;
     return u > 1 ? u / 2 : u;
@@ -114,20 +108,12 @@ constexpr int row_split_kernel_blocks(std::size_t element_bytes, bool vector, in
                : row_split_blocks_per_sm(element_bytes);
 }
 
-// CSR-vector (vector_rows.cuh) lays its lanes over A's nonzeros instead: a group of
-// `lanes` lanes per row of op(A), each lane summing every lanes-th nonzero for `tile`
-// columns of C at a time. It needs no buffer and no partition, so it leaves the
-// geometry above (and the merge-path buffer carved from it) untouched.
-struct row_group {
-    int lanes = 2;  // L: lanes per row, a power of two in [2, 32]
-    int tile = 4;   // TN: columns per pass over the row (4 or 8)
-};
-
-// Blocks per SM the CSR-vector kernel is compiled for, by tile (each column costs a sum
-// and, for every unrolled nonzero, a value of B in registers) and by the width of A's
-// indices (64-bit columns in flight take registers too): the most at which ptxas keeps
-// it free of spills (-Xptxas -v, CUDA 13, sm_90). A memory-bound kernel wants every
-// warp it can get. Only the launch bounds depend on it, never a result.
+// Blocks per SM the CSR-vector kernel (its row_group: rules.hpp) is compiled for, by
+// tile (each column costs a sum and, for every unrolled nonzero, a value of B in
+// registers) and by the width of A's indices (64-bit columns in flight take registers
+// too): the most at which ptxas keeps it free of spills (-Xptxas -v, CUDA 13, sm_90). A
+// memory-bound kernel wants every warp it can get. Only the launch bounds depend on it,
+// never a result.
 constexpr int vector_rows_blocks_per_sm(std::size_t element_bytes, int tile,
                                         std::size_t index_bytes) {
     if (tile == 4) return 10;
@@ -167,9 +153,6 @@ inline double group_threads(std::int64_t m, std::int64_t n, const geometry& g) {
 // groups still leave half the device idle, more nonzero lanes, up to a warp per row:
 // the longer-than-mean rows' chains shrink at no cost.
 // Measured: docs/algorithms/spmm-csr.md, "Row-split's geometry: filling the device".
-inline constexpr int kMinSlabLanes = 8;
-inline constexpr double kBusyWaves = 4.0;
-inline constexpr double kBusyChain = 4.0;
 
 inline int rows_lanes_for(const geometry& g, double mean) {
     int r = 1;
@@ -183,7 +166,6 @@ inline int rows_lanes_for(const geometry& g, double mean) {
 // a quarter of the threads the device runs at once (nearest beat the next power of two
 // up and half the lanes; a half instead of a quarter was slower).
 // Measured: docs/algorithms/spmm-csr.md, "One column: kSingleFill and the lanes per row".
-inline constexpr double kSingleFill = 4.0;
 inline geometry choose_single(std::int64_t m, double mean, std::size_t element_bytes,
                               const device_info* device) {
     geometry g = choose_geometry(1, element_bytes);
@@ -317,19 +299,8 @@ inline geometry choose_split(std::int64_t m, std::int64_t nnz, std::int64_t n,
 // they are planned from the bound on their size), each walking the lists; the groups'
 // blocks take the slots they leave. (Two blocks per SM made the long rows' tasks the
 // tail. Measured: docs/algorithms/spmm-csr.md, "Long rows: one wave of blocks".)
-inline constexpr int kLongChunks = 4;
-inline constexpr int kLongChunksUnderfilled = 1;
-inline constexpr std::int64_t kLongMin = 64;
-inline constexpr std::int64_t kLongMinUnderfilled = 32;
-inline constexpr int kTaskUnroll = 8;  // a long row's lanes own one vector (unroll<1, true>)
-inline constexpr double kLongMeanFactor = 2.0;
-inline constexpr double kLongMeanFactorUnderfilled = 1.5;
-inline constexpr int kVeryLongChunksWide = 16;
-inline constexpr int kVeryLongLanes = 2;
-inline constexpr int kVeryLongParts = 8;
-inline constexpr int kWarpVeryChunks = 8;
-
-inline constexpr int kWarpRowsMaxLanes = 2;
+// The thresholds' constants are in rules.hpp (a long row's lanes own one vector:
+// kTaskUnroll nonzeros per load batch).
 constexpr int long_lanes(int g) { return g >= 8 ? 8 : g < 2 ? g : 2; }
 constexpr int very_long_lanes(int g) { return g < kVeryLongLanes ? g : kVeryLongLanes; }
 
@@ -355,14 +326,16 @@ struct long_plan {
     bool warp_rows = false;   // tier 0: a warp per (row, slab) instead of a block
                               // (one column, or kWarpRowsMaxLanes column lanes or fewer)
     bool any() const { return blocks > 0; }
-    // Blocks for `listed` rows per tier of `slabs` column slabs each: one per task (four
-    // warp tasks to a block), up to a wave. From the lists' bounds (blocks) or, after
-    // preprocess has counted the lists, from the counts.
-    std::int64_t blocks_for(const std::int64_t (&listed)[2], const std::int64_t (&slabs)[2]) const {
+    // The grid's first blocks, for `listed` rows per tier of `slabs` column slabs each:
+    // one per task (four warp tasks to a block), up to a wave. None without a task: the
+    // groups' blocks follow them in the same grid. From the lists' bounds (blocks) or,
+    // after preprocess has counted the lists, from the counts.
+    std::int64_t long_row_blocks(const std::int64_t (&listed)[2],
+                                 const std::int64_t (&slabs)[2]) const {
         const std::int64_t warps = kThreads / 32, tier0 = listed[0] * slabs[0];
         const std::int64_t tasks = (warp_rows ? (tier0 + warps - 1) / warps : tier0) +
                                    listed[1] * slabs[1] * tiers[1].parts;
-        return std::min(tasks, wave);
+        return tasks > 0 ? grid_for(tasks, 1, wave) : 0;
     }
 };
 
@@ -417,8 +390,8 @@ inline long_plan plan_long_rows(const geometry& g, std::int64_t m, std::int64_t 
         if (p.warp_rows && !g.single) p.tiers[1].parts /= 2;
     }
     p.wave = wave;
-    p.blocks = p.blocks_for({p.tiers[0].capacity, p.tiers[1].capacity},
-                            {p.tiers[0].slabs, p.tiers[1].slabs});
+    p.blocks = p.long_row_blocks({p.tiers[0].capacity, p.tiers[1].capacity},
+                                 {p.tiers[0].slabs, p.tiers[1].slabs});
     return p;
 }
 
@@ -445,10 +418,7 @@ struct split_view {
 // fewer carry-out records (each costs a record written and read and a row of C
 // rewritten by the fix-up). So the length is the longest that still gives every
 // resident group a segment, but no longer than needed for kSegmentWaves waves or for
-// kSegmentRows mean rows per segment, and at least kMinSegmentItems.
-inline constexpr std::int64_t kMinSegmentItems = 8;
-inline constexpr std::int64_t kSegmentWaves = 4;
-inline constexpr std::int64_t kSegmentRows = 4;
+// kSegmentRows mean rows per segment, and at least kMinSegmentItems (rules.hpp).
 
 struct segmentation {
     std::int64_t length = kMinSegmentItems;

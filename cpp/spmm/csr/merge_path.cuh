@@ -135,9 +135,7 @@ __global__ void __launch_bounds__(kThreads, merge_blocks_per_sm(sizeof(T)))
 // the lanes over its segments (lane t takes segments s+t, s+t+32, ..., in order) and a
 // fixed butterfly across the warp, kFixupColumns columns at a time; a short run with
 // the lanes over the columns and the segments in order. Either order is fixed by the
-// segmentation alone: deterministic, no atomics.
-inline constexpr std::int64_t kShortRun = 4;
-inline constexpr int kFixupColumns = 8;
+// segmentation alone: deterministic, no atomics. (kShortRun, kFixupColumns: rules.hpp.)
 
 // The end of the run that starts at segment s inside `row` (limits[s + 1] == row <
 // rows): the first q > s whose segment stops beyond row, i.e. limits[q + 1] > row,

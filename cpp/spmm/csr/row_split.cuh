@@ -68,9 +68,8 @@ __device__ __forceinline__ void sum_row(const sparse_rows<T, I>& A, const dense_
 }
 
 // Nonzeros each lane loads per batch of sum_row_warp: U / G, at least 1 and at most
-// kWarpLoadsPerLane (holding U / G of them in registers beside the chunk's U spilled
-// for fp64 and G = 1 at 9 blocks per SM).
-inline constexpr int kWarpLoadsPerLane = 4;
+// kWarpLoadsPerLane (rules.hpp: holding U / G of them in registers beside the chunk's U
+// spilled for fp64 and G = 1 at 9 blocks per SM).
 template <class T, int G, int NV, bool Vector>
 inline constexpr int warp_loads =
     std::clamp(chunk<T, G, NV, Vector>::U / G, 1, kWarpLoadsPerLane);

@@ -1,9 +1,10 @@
-// The CSR family's choices that depend on the problem alone (host-only, pure functions
-// and constants): the automatic rule between its kernels, the row-wise copies of a
-// column-wise op(B) and a column-major C, runs of rows with one pattern, and when SpMV's
-// op(A) = A^T scatters. Each choice is a function of sizes, types and layouts (never of
-// values or addresses), so that the size query, preprocess and every run agree without
-// looking at A. Row-split's geometry and its long rows are chosen in geometry.hpp.
+// The CSR family's choices (host-only, pure functions and constants): the automatic rule
+// between its kernels, the row-wise copies of a column-wise op(B) and a column-major C,
+// runs of rows with one pattern, when SpMV's op(A) = A^T scatters, and the constants
+// that row-split's geometry and long rows (geometry.hpp, which includes this file), the
+// kernels and the transpose are built from. Each choice is a function of sizes, types
+// and layouts (never of values or addresses), so that the size query, preprocess and
+// every run agree without looking at A.
 //
 // The automatic rule: CSR-vector for a column-wise op(B) up to kVectorRowsMaxColumns,
 // row-split for everything else, n == 1 included. Row-split lays its lanes over columns of
@@ -31,7 +32,6 @@
 // (count_runs_kernel) and waits for the count; only a preprocessed call uses them.
 #pragma once
 
-#include "spmm/csr/geometry.hpp"
 #include "spmm/spmm.hpp"
 
 #include <cstddef>
@@ -60,6 +60,20 @@ inline bool prefers_vector_rows(std::int64_t n, bool b_columns) {
 // Columns per pass of CSR-vector beyond n == 4 (see choose_row_group).
 // docs/algorithms/spmm-csr.md, "CSR-vector"
 inline constexpr int kVectorTile = 8;
+
+// CSR-vector (vector_rows.cuh) lays its lanes over A's nonzeros: a group of `lanes`
+// lanes per row of op(A), each lane summing every lanes-th nonzero for `tile` columns of
+// C at a time. It needs no buffer and no partition, so it leaves row-split's geometry
+// (geometry.hpp, and the merge-path buffer carved from it) untouched.
+struct row_group {
+    int lanes = 2;  // L: lanes per row, a power of two in [2, 32]
+    int tile = 4;   // TN: columns per pass over the row (4 or 8)
+};
+
+// Nonzeros per lane of CSR-vector whose loads are in flight together: TN values of B
+// each (8 loads of B per lane at TN = 4, 16 at TN = 8).
+// docs/algorithms/spmm-csr.md, "Constants not measured separately"
+inline constexpr int kVectorUnroll = 2;
 
 // CSR-vector's lanes per row: the smallest power of two >= a quarter of op(A)'s mean row
 // length, clamped to [2, 32], so that a lane of a mean row holds a few nonzeros, all
@@ -128,9 +142,10 @@ inline bool rowwise_b_pays(std::int64_t k, std::int64_t nnz, std::int64_t n) {
 // or 32 column lanes per row) those stores cost more than the copy's two extra passes
 // over C and its launch. With 8 column lanes it lost everywhere, so did a C of under
 // 2^19 elements and rows of more than 32 nonzeros on average, whose products outweigh
-// C's stores. docs/algorithms/spmm-csr.md, "Row-wise copies".
-inline bool rowwise_c_pays(std::int64_t m, std::int64_t nnz, std::int64_t n, const geometry& g) {
-    return n > 1 && g.lanes >= 16 && double(m) * double(n) >= 0x1p19 &&
+// C's stores. lanes: the column lanes of row-split's geometry (geometry::lanes).
+// docs/algorithms/spmm-csr.md, "Row-wise copies".
+inline bool rowwise_c_pays(std::int64_t m, std::int64_t nnz, std::int64_t n, int lanes) {
+    return n > 1 && lanes >= 16 && double(m) * double(n) >= 0x1p19 &&
            double(nnz) <= 32.0 * double(m);
 }
 
@@ -164,10 +179,12 @@ inline constexpr double kRunMaxPerRow = 0.4;
 // Whether a row-split plan may use runs: the busy geometry's one nonzero lane and at
 // least kRunMinLanes column lanes, no very long rows cut into parts (not where the
 // groups leave the device less busy: there a window's rows are work the device would
-// have done in parallel), fp32 or fp64.
-inline bool runs_possible(const geometry& g, const long_plan& longs, std::size_t element_bytes) {
-    return g.busy && g.rows_lanes == 1 && g.lanes >= kRunMinLanes &&
-           longs.tiers[1].parts <= 1 && element_bytes >= 4;
+// have done in parallel), fp32 or fp64. busy, rows_lanes and lanes: the geometry's
+// (geometry.hpp); very_long_parts: the long-row plan's tiers[1].parts.
+inline bool runs_possible(bool busy, int rows_lanes, int lanes, int very_long_parts,
+                          std::size_t element_bytes) {
+    return busy && rows_lanes == 1 && lanes >= kRunMinLanes && very_long_parts <= 1 &&
+           element_bytes >= 4;
 }
 
 // The window from the counts of runs in windows of each run_window size over m rows:
@@ -183,5 +200,121 @@ inline int choose_runs(const unsigned long long (&runs)[2], std::int64_t m) {
         }
     return best;
 }
+
+// ---- blocks and loads of the product kernels ------------------------------------------
+
+// Threads per block of the product kernels (row-split, merge-path, CSR-vector, one
+// column); the blocks per SM (geometry.hpp) were chosen at this size.
+// docs/algorithms/spmm-csr.md, "Constants not measured separately"
+inline constexpr int kThreads = 128;
+
+// Row-split's groups of at least this many lanes (G*R) load their rows' nonzeros
+// together (sum_row_warp in row_split.cuh); narrower ones each lane for itself: from 8
+// lanes on the warp loads gained, below they came out even.
+// docs/algorithms/spmm-csr.md, "Warp loads: kWarpLoadLanes"
+inline constexpr int kWarpLoadLanes = 8;
+
+// Nonzeros each lane loads per batch of sum_row_warp, at most: more, held in registers
+// beside the chunk's, spilled for fp64 and G = 1 at 9 blocks per SM.
+// docs/algorithms/spmm-csr.md, "Constants not measured separately"
+inline constexpr int kWarpLoadsPerLane = 4;
+
+// Blocks per SM of row-split's kernels with runs (row_runs.cuh): Z sums of NV vectors per
+// lane take most of the registers, and fp64 windows of 4 spilling a little still ran
+// faster than at 4 blocks.
+// docs/algorithms/spmm-csr.md, "Row-split's blocks per SM"
+inline constexpr int kRunBlocks = 5;
+
+// ---- row-split's geometry (choose_split, geometry.hpp) ---------------------------------
+
+// Narrowest slab the geometry narrows to while the groups leave the device idle: 8
+// column lanes, 128 bytes of a row of B, a whole cache line.
+// docs/algorithms/spmm-csr.md, "Constants not measured separately"
+inline constexpr int kMinSlabLanes = 8;
+// Busy: the groups hold more than this many times the threads the device runs at once;
+// one nonzero lane per row then, the kernels being issue-bound.
+// docs/algorithms/spmm-csr.md, "Row-split's geometry: busy"
+inline constexpr double kBusyWaves = 4.0;
+// Load batches per lane of a mean row that busy groups of one or two column lanes keep.
+// docs/algorithms/spmm-csr.md, "Row-split's geometry: busy"
+inline constexpr double kBusyChain = 4.0;
+
+// ---- one column (single_column.cuh, choose_single in geometry.hpp) ---------------------
+
+// Nonzeros of a lane whose loads are in flight together in the one-column kernel.
+// docs/algorithms/spmm-csr.md, "Constants not measured separately"
+inline constexpr int kSingleUnroll = 4;
+// The lanes per row double while the groups hold at most 1 / kSingleFill of the threads
+// the device runs at once (a half was slower than a quarter).
+// docs/algorithms/spmm-csr.md, "One column: kSingleFill and the lanes per row"
+inline constexpr double kSingleFill = 4.0;
+
+// ---- long rows (plan_long_rows, geometry.hpp) ------------------------------------------
+
+// A row is long beyond this many load batches of its group (a row of thousands of
+// nonzeros kept one group busy after the rest of the device was done).
+// docs/algorithms/spmm-csr.md, "Long rows: the thresholds"
+inline constexpr int kLongChunks = 4;
+// The same where the groups leave the device underfilled: long rows gain from more lanes.
+// docs/algorithms/spmm-csr.md, "Long rows: the thresholds"
+inline constexpr int kLongChunksUnderfilled = 1;
+// Fewest nonzeros of a long row for groups of 16 or more column lanes (with load batches
+// alone every row of a stencil was long).
+// docs/algorithms/spmm-csr.md, "Long rows: the thresholds"
+inline constexpr std::int64_t kLongMin = 64;
+// Fewest nonzeros of a long row where the groups leave the device underfilled.
+// docs/algorithms/spmm-csr.md, "Long rows: the thresholds"
+inline constexpr std::int64_t kLongMinUnderfilled = 32;
+// A long row is longer than this many mean rows: keeps regular rows with the groups.
+// docs/algorithms/spmm-csr.md, "Long rows: the thresholds"
+inline constexpr double kLongMeanFactor = 2.0;
+// The mean factor where the groups leave the device underfilled.
+// docs/algorithms/spmm-csr.md, "Long rows: the thresholds"
+inline constexpr double kLongMeanFactorUnderfilled = 1.5;
+// Nonzeros per load batch of a long-row task's lane: the kernel's unroll for one
+// aligned vector (unroll<1, true>, operands.cuh), not a choice of its own.
+// docs/algorithms/spmm-csr.md, "Constants not measured separately"
+inline constexpr int kTaskUnroll = 8;
+// Very long beyond this many block batches where the groups' lanes hold two vectors and
+// the device is busy: narrow very-long slabs cost more than the chains they cut there.
+// docs/algorithms/spmm-csr.md, "Long rows: kVeryLongChunksWide"
+inline constexpr int kVeryLongChunksWide = 16;
+// Column lanes of a very long row's slabs (more blocks, each with more nonzero lanes).
+// docs/algorithms/spmm-csr.md, "Long rows: the thresholds"
+inline constexpr int kVeryLongLanes = 2;
+// Blocks a very long row's nonzeros are cut into (over its slabs), only at small n.
+// docs/algorithms/spmm-csr.md, "Long rows: parts"
+inline constexpr int kVeryLongParts = 8;
+// Where long rows go on warps: very long beyond this many load batches of a warp.
+// docs/algorithms/spmm-csr.md, "Long rows on warps"
+inline constexpr int kWarpVeryChunks = 8;
+// Long rows go on warps (not blocks) for groups of at most this many column lanes.
+// docs/algorithms/spmm-csr.md, "Long rows on warps"
+inline constexpr int kWarpRowsMaxLanes = 2;
+
+// ---- merge-path (choose_segments in geometry.hpp, merge_path.cuh) ---------------------
+
+// Fewest merge items per segment.
+// docs/algorithms/spmm-csr.md, "Constants not measured separately"
+inline constexpr std::int64_t kMinSegmentItems = 8;
+// Segments no longer than needed for this many waves of resident groups (balance).
+// docs/algorithms/spmm-csr.md, "Constants not measured separately"
+inline constexpr std::int64_t kSegmentWaves = 4;
+// Segments no longer than needed for this many mean rows each (fewer carry-outs).
+// docs/algorithms/spmm-csr.md, "Constants not measured separately"
+inline constexpr std::int64_t kSegmentRows = 4;
+// The fix-up sums a run of more segments than this with the lanes over its segments, a
+// shorter one with the lanes over the columns.
+// docs/algorithms/spmm-csr.md, "Constants not measured separately"
+inline constexpr std::int64_t kShortRun = 4;
+// Columns per pass of the fix-up's long runs (a partial sum each in registers).
+// docs/algorithms/spmm-csr.md, "Constants not measured separately"
+inline constexpr int kFixupColumns = 8;
+
+// ---- op(A) = A^T's copy (transpose.cu) -----------------------------------------------
+
+// Threads per block of the transpose's kernels, one entry (or column) per thread.
+// docs/algorithms/spmm-csr.md, "Constants not measured separately"
+inline constexpr int kTransposeThreads = 256;
 
 }  // namespace tcs::spmm::csr

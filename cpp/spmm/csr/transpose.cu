@@ -1,7 +1,9 @@
 #include "spmm/csr/transpose.hpp"
 
 #include "core/error.hpp"
+#include "core/grid.hpp"
 #include "core/kernel_launch.hpp"
+#include "spmm/csr/rules.hpp"
 #include "spmm/csr/transpose.cuh"
 
 #include <cub/device/device_radix_sort.cuh>
@@ -10,10 +12,6 @@
 
 namespace tcs::spmm::csr {
 namespace {
-
-constexpr int kBlock = 256;
-
-dim3 blocks_for(std::int64_t items) { return dim3(unsigned((items + kBlock - 1) / kBlock)); }
 
 // Bits of the largest stored column index (at least 1): the radix sort looks at no more.
 int key_bits(const csr_view& a) {
@@ -26,9 +24,9 @@ int key_bits(const csr_view& a) {
 template <class Bits>
 void gather_as(const csr_view& a, const transposed_csr& t, cudaStream_t stream) {
     const int nnz = int(a.nnz);
-    launch("gather", gather<Bits>, blocks_for(nnz), kBlock, 0, stream,
-           static_cast<const Bits*>(a.values), static_cast<const int*>(t.perm), nnz,
-           static_cast<Bits*>(t.values));
+    launch("gather", gather<Bits>, grid_for(nnz, kTransposeThreads, kBlockPerItem),
+           kTransposeThreads, 0, stream, static_cast<const Bits*>(a.values),
+           static_cast<const int*>(t.perm), nnz, static_cast<Bits*>(t.values));
 }
 
 }  // namespace
@@ -56,11 +54,12 @@ transposed_csr carve_transposed(const csr_view& a, carver& kept, carver& scratch
 
 void build_transposed_structure(const csr_view& a, const transposed_csr& t, cudaStream_t stream) {
     const int nnz = int(a.nnz);
-    launch("fill_positions", fill_positions, blocks_for(nnz), kBlock, 0, stream, t.positions,
-           nnz);
+    const int entry_blocks = grid_for(nnz, kTransposeThreads, kBlockPerItem);  // a thread per entry
+    launch("fill_positions", fill_positions, entry_blocks, kTransposeThreads, 0, stream,
+           t.positions, nnz);
     const unsigned* keys = static_cast<const unsigned*>(a.col_idx);
     if (a.columns == index_type::i64) {
-        launch("column_keys", column_keys, blocks_for(nnz), kBlock, 0, stream,
+        launch("column_keys", column_keys, entry_blocks, kTransposeThreads, 0, stream,
                columns_as<std::int64_t>(a), nnz, t.column_keys);
         keys = t.column_keys;
     }
@@ -70,12 +69,12 @@ void build_transposed_structure(const csr_view& a, const transposed_csr& t, cuda
                                                t.sorted_keys, static_cast<const int*>(t.positions),
                                                t.perm, nnz, 0, key_bits(a), stream),
                "cub::DeviceRadixSort::SortPairs");
-    launch("column_starts", column_starts, blocks_for(a.cols + 1), kBlock, 0, stream,
-           static_cast<const unsigned*>(t.sorted_keys), nnz, int(a.cols), a.base,
-           t.row_ptr);
+    launch("column_starts", column_starts, grid_for(a.cols + 1, kTransposeThreads, kBlockPerItem),
+           kTransposeThreads, 0, stream, static_cast<const unsigned*>(t.sorted_keys), nnz,
+           int(a.cols), a.base, t.row_ptr);
     with_index(a.offsets, [&](auto i) {
         using I = decltype(i);
-        launch("entry_rows", entry_rows<I>, blocks_for(nnz), kBlock, 0, stream,
+        launch("entry_rows", entry_rows<I>, entry_blocks, kTransposeThreads, 0, stream,
                static_cast<const int*>(t.perm), nnz, offsets_as<I>(a), int(a.rows), a.base,
                t.col_idx);
     });

@@ -20,10 +20,7 @@
 
 namespace tcs::spmm::csr {
 
-// Nonzeros per lane whose loads are in flight together: TN values of B each (8 loads of
-// B per lane at TN = 4, 16 at TN = 8).
-inline constexpr int kVectorUnroll = 2;
-
+// kVectorUnroll nonzeros per lane have their loads in flight together (rules.hpp).
 template <class T, class TC, int L, int TN, class I>
 __global__ void __launch_bounds__(kThreads, vector_rows_blocks_per_sm(sizeof(T), TN, sizeof(I)))
     vector_rows_kernel(sparse_rows<T, I> A, dense_in<T> B, dense_out<TC> C, scalar<acc_t<T>> alpha,
