@@ -78,13 +78,12 @@ RULES_DEBT = set()
 # Files of a family whose numeric constants are still to move into its rules.hpp (or to
 # STRUCTURAL, where they are facts): the debt of issue 39 item 1 left after the SpMM
 # families got their rules files. Remove a file once it defines none.
-CONSTANT_DEBT = {
-    "cpp/spmm/csr/scatter_column.cuh",
-}
+CONSTANT_DEBT = set()
 # Numeric constants a family's files may define outside its rules file: facts of the
 # hardware or the format, not choices. (family file, name): why.
 STRUCTURAL = {
     ("cpp/spgemm/hash/flat_walk.cuh", "kFullMask"): "every lane of a warp (shuffle masks)",
+    ("cpp/spmm/csr/scatter_column.cuh", "kAll"): "every lane of a warp (shuffle masks)",
     ("cpp/spgemm/hash/hash_table.cuh", "kEmpty"): "the empty slot's key, no column index",
     ("cpp/spgemm/hash/operands.hpp", "kRowProductLimit"): "INT_MAX: the 32-bit counts of the kernels",
     ("cpp/spgemm/tiles/panel_merge.cuh", "kFull"): "every lane of a warp (shuffle masks)",

@@ -24,6 +24,7 @@
 // the tasks and slices.
 #pragma once
 
+#include "core/grid.hpp"
 #include "core/kernel_launch.hpp"
 #include "core/mma.cuh"
 #include "core/types.hpp"
@@ -426,7 +427,7 @@ void launch_warps(const product& x) {
     const std::int64_t resident = std::int64_t(resident_blocks(kernel, W * 32, shape::smem_bytes)) *
                                   (x.sm_count > 0 ? x.sm_count : 1);
     const std::int64_t most = std::int64_t(x.windows) * x.slices;
-    const int grid = int(std::max<std::int64_t>(1, std::min(most, resident)));
+    const int grid = grid_for(most, 1, resident);
     launch("blocks_kernel", kernel, grid, W * 32, std::size_t(shape::smem_bytes), x.stream,
            args_of<typename P::scalar>(x));
 }

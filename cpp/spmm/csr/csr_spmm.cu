@@ -257,7 +257,7 @@ void partition(const problem& p, const shape& s, const carved& b) {
     const std::int64_t threads = s.seg.count + 1;
     with_index(a.index, [&](auto i) {
         using I = decltype(i);
-        launch("partition_kernel", partition_kernel<I>, dim3(unsigned((threads + 255) / 256)), 256,
+        launch("partition_kernel", partition_kernel<I>, dim3(grid_for(threads, 256, kBlockPerItem)), 256,
                0, p.stream, a.offsets<I>(), a.base, int(rows), s.nnz, partition_of(p, s, b), b.limits);
     });
 }
@@ -292,7 +292,7 @@ void list_long_rows(const problem& p, const shape& s, const carved& b) {
                "SpMM long rows reset");
     with_index(a.index, [&](auto i) {
         using I = decltype(i);
-        launch("long_rows_kernel", long_rows_kernel<I>, dim3(unsigned((s.m + 255) / 256)), 256, 0,
+        launch("long_rows_kernel", long_rows_kernel<I>, dim3(grid_for(s.m, 256, kBlockPerItem)), 256, 0,
                p.stream, a.offsets<I>(), a.base, int(s.m), int(s.nnz), split_of(s, b),
                b.long_counts);
     });

@@ -6,6 +6,7 @@
 #pragma once
 
 #include "core/error.hpp"
+#include "core/grid.hpp"
 #include "formats/dense.hpp"
 #include "core/kernel_launch.hpp"
 #include "spmm/csr/merge_path.cuh"
@@ -59,7 +60,7 @@ void launch_row_split(const product& p) {
     const operands<I, T, TC> o(p);
     split_view S = p.split;
     constexpr std::int64_t rows_per_block = kThreads / (G * R) * Z;
-    S.row_blocks = (p.rows + rows_per_block - 1) / rows_per_block;
+    S.row_blocks = grid_for(p.rows, rows_per_block, kBlockPerItem);
     const std::int64_t limit = 0x7fffffff;
     const std::int64_t blocks = S.long_blocks + std::min(S.row_blocks * p.slabs, limit - S.long_blocks);
     // Parts are planned only where a very long row has at most 2 slabs of 2 column
@@ -117,7 +118,7 @@ void launch_single_lanes(const product& p) {
     const operands<I, T, TC> o(p);
     split_view S = p.split;
     constexpr std::int64_t rows_per_block = kThreads / W;
-    S.row_blocks = (p.rows + rows_per_block - 1) / rows_per_block;
+    S.row_blocks = grid_for(p.rows, rows_per_block, kBlockPerItem);
     const std::int64_t limit = 0x7fffffff;
     const std::int64_t blocks = S.long_blocks + std::min(S.row_blocks, limit - S.long_blocks);
     launch("single_column_kernel", single_column_kernel<T, TC, W, I>, dim3(unsigned(blocks)),
@@ -145,8 +146,7 @@ void launch_scatter(const product& p) {
         }
         const operands<I, T, TC> o(p);
         const std::int64_t items = std::int64_t(p.rows) + p.nnz;
-        const std::int64_t warps = (items + kScatterItems - 1) / kScatterItems;
-        const std::int64_t blocks = (warps * 32 + kThreads - 1) / kThreads;
+        const int blocks = grid_for(items, std::int64_t(kScatterItems) * (kThreads / 32), kBlockPerItem);
         const auto scatter = [&](auto lookup) {
             using Lookup = decltype(lookup);
             launch("scatter_column_kernel", scatter_column_kernel<kScatterItems, Lookup, T, I>,
@@ -181,12 +181,12 @@ void launch_merge(const product& p) {
     constexpr std::int64_t groups_per_block = kThreads / G;
     const unsigned grid_y = unsigned(std::min<std::int64_t>(p.slabs, 65535));
     acc* records = static_cast<acc*>(p.records);
-    const std::int64_t blocks = (p.merge.count + groups_per_block - 1) / groups_per_block;
+    const int blocks = grid_for(p.merge.count, groups_per_block, kBlockPerItem);
     launch("merge_path_kernel", merge_path_kernel<T, TC, G, NV, Vector, I>,
            dim3(unsigned(blocks), grid_y), kThreads, 0, p.stream, o.A, o.B, o.C, o.alpha, o.beta,
            p.merge, records);
     if (p.merge.count < 2) return;  // one segment ends at the last row: nothing to carry
-    const std::int64_t fix_blocks = (p.merge.count * 32 + kThreads - 1) / kThreads;  // a warp each
+    const int fix_blocks = grid_for(p.merge.count, kThreads / 32, kBlockPerItem);  // a warp each
     launch("fixup_kernel", fixup_kernel<acc, TC, I>, dim3(unsigned(fix_blocks)), kThreads, 0,
            p.stream, o.A.row_ptr, o.A.base, o.A.rows, p.merge, static_cast<const acc*>(records),
            o.C, o.alpha);
@@ -217,7 +217,7 @@ template <class I, class T, class TC, int L, int TN>
 void launch_vector_rows(const product& p) {
     const operands<I, T, TC> o(p);
     constexpr std::int64_t rows_per_block = kThreads / L;
-    const std::int64_t blocks = (p.rows + rows_per_block - 1) / rows_per_block;
+    const int blocks = grid_for(p.rows, rows_per_block, kBlockPerItem);
     launch("vector_rows_kernel", vector_rows_kernel<T, TC, L, TN, I>, dim3(unsigned(blocks)),
            kThreads, 0, p.stream, o.A, o.B, o.C, o.alpha, o.beta);
 }
