@@ -1063,8 +1063,7 @@ TCS_API tcsStatus_t tcsSpGEMMreuse_compute(tcsHandle_t handle, tcsOperation_t op
  *  transposed copy has 32-bit indices whatever A's width, and building it from 64-bit
  *  column indices takes 4 more bytes of scratch per nonzero. Besides what
  *  tcsSpMM_preprocess keeps, it holds, for the row-split algorithm (the CSR family's
- *  choice except for column-wise op(B) with 2 <= n <= 16, where DEFAULT takes CSR-vector
- *  but sizes the buffer for row-split too: see tcsSpMM_preprocess), a row-wise copy of a column-wise
+ *  choice except for column-wise op(B) with n <= 16), a row-wise copy of a column-wise
  *  op(B) (B column-major, or row-major with opB = TRANSPOSE) of k x n elements and a
  *  row-wise m x n copy of a column-major C in the compute type, where they make the call
  *  faster (sizes in docs/algorithms/spmm-csr.md); TCS_SPMM_CSR_MERGE needs neither.
@@ -1097,11 +1096,8 @@ TCS_API tcsStatus_t tcsSpMM_bufferSize(tcsHandle_t handle, tcsOperation_t opA,
  *  device kept busy by many rows), the runs of consecutive rows with the same column
  *  indices (the unknowns of one mesh node, the rows of a dense block): with few runs per
  *  row tcsSpMM shares each load of B among the rows of a run
- *  (docs/algorithms/spmm-csr.md). Without long rows or runs to count (merge-path) it
- *  does not wait. Where DEFAULT takes CSR-vector (column-wise op(B), 2 <= n <= 16), which
- *  gives each row one group of lanes however long it is, preprocess analyses A as
- *  row-split would, and tcsSpMM with that buffer runs row-split if A has long rows
- *  (a graph's hub rows), CSR-vector if not; without preprocess, CSR-vector.
+ *  (docs/algorithms/spmm-csr.md). Without long rows or runs to count (merge-path,
+ *  CSR-vector) it does not wait.
  *  The block family (TCS_SPMM_BSR_TC, BSR A, and DEFAULT where it considers the blocks)
  *  builds its format on the GPU (rows in A's order or in an order that groups rows with
  *  similar columns, whichever needs fewer blocks; see tcsSpMM_getBlockCounts) and waits

@@ -298,38 +298,6 @@ void run_suite(const tcs::device_info& dev) {
         c.base = 1;
         check("runs of rows", runs, c, dev);
     }
-    // DEFAULT's CSR-vector (column-wise B, n from 2 to 16) and long rows: preprocess
-    // analyses A as row-split would, and a preprocessed run takes row-split on a matrix
-    // with long rows, CSR-vector (with A^T where row-split's layout put it) on one
-    // without; a run without preprocess is CSR-vector. check() runs each twice.
-    for (int long_rows = 0; long_rows < 2; ++long_rows)
-        for (int ta = 0; ta < 2; ++ta)
-            for (int pre = 0; pre < 2; ++pre) {
-                if (long_rows && ta) continue;  // A^T of this matrix has no long rows
-                config c;
-                c.dbl = (ta + pre) % 2;
-                c.trans_a = ta;
-                c.n = pre ? 16 : 5;
-                c.b_row = false;
-                c.c_row = pre != 0;
-                c.preprocess = pre != 0;
-                c.base = ta;
-                c.beta = pre ? 0.0 : -0.5;
-                const long vector_before = emu::launches_of("vector_rows_kernel");
-                const long split_before = emu::launches_of("row_split_kernel");
-                check(long_rows ? "column-wise B, long rows" : "column-wise B, regular rows",
-                      long_rows ? a : runs, c, dev);
-                const long vector = emu::launches_of("vector_rows_kernel") - vector_before;
-                const long split = emu::launches_of("row_split_kernel") - split_before;
-                const bool split_expected = long_rows && pre;
-                [&]() -> bool {  // CHECK returns false from the function it stands in
-                    CHECK(split_expected ? vector == 0 && split > 0 : split == 0 && vector > 0,
-                          "column-wise B, %s rows, op %c, %s: CSR-vector ran %ld times, row-split %ld",
-                          long_rows ? "long" : "regular", ta ? 'T' : 'N',
-                          pre ? "preprocessed" : "no preprocess", vector, split);
-                    return true;
-                }();
-            }
     // SpMV with opA = T where atomics are allowed: the scatter without preprocess (warps
     // over long rows, and over runs of empty rows), the transposed copy after it.
     tcst_csr hollow = mixed(600, 300, 1, 149, 290, seed + 2);

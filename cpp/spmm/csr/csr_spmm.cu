@@ -151,20 +151,6 @@ shape shape_of(const problem& p) {
     return s;
 }
 
-// DEFAULT's CSR-vector (column-wise op(B), 2 <= n <= kVectorRowsMaxColumns) has no answer
-// to long rows: a group of lanes walks a row of thousands of entries alone. So its buffer
-// is sized for row-split as well, preprocess analyses A as row-split would (its list of
-// long rows, and A^T where op(A) = A^T, in row-split's layout), and a preprocessed run
-// takes row-split wherever that found long rows
-// (docs/algorithms/spmm-csr.md, "CSR-vector and long rows"). Without preprocess nothing
-// is known of the rows: CSR-vector.
-bool vector_unless_long(const shape& s) { return s.kernel == csr_kernel::vector_rows; }
-shape split_instead(const problem& p) {
-    problem q = p;
-    q.requested_kernel = csr_kernel::row_split;
-    return shape_of(q);
-}
-
 struct carved {
     transposed_csr t;        // opA = T, but for the scatter
     int* long_counts = nullptr;          // row-split: a count per tier of long rows,
@@ -461,15 +447,11 @@ public:
     void check_supported(const problem&) const override {}
 
     std::size_t buffer_size(const problem& p) const override {
-        const shape s = shape_of(p);
-        const std::size_t bytes = carve(p, s, nullptr).bytes;
-        if (!vector_unless_long(s)) return bytes;
-        return std::max(bytes, carve(p, split_instead(p), nullptr).bytes);
+        return carve(p, shape_of(p), nullptr).bytes;
     }
 
     analysis preprocess(const problem& p, void* buffer) const override {
-        const shape vector = shape_of(p);
-        const shape s = vector_unless_long(vector) ? split_instead(p) : vector;
+        const shape s = shape_of(p);
         if (s.empty || s.no_products) return {};
         const carved b = carve(p, s, buffer);
         analyse(p, s, b);
@@ -496,23 +478,8 @@ public:
             x.kernel = csr_kernel::scatter;
             return multiply(p, x);
         }
-        if (vector_unless_long(s) && preprocessed) {
-            const shape split = split_instead(p);
-            const carved b = carve(p, split, buffer);  // preprocess's layout
-            const bool long_rows = found.listed[0] > 0 || found.listed[1] > 0;
-            return multiply_rows(p, long_rows ? split : s, b, found, true);
-        }
         const carved b = carve(p, s, buffer);
         if (!preprocessed) analyse(p, s, b);
-        multiply_rows(p, s, b, found, preprocessed);
-    }
-
-private:
-    // The product of op(A)'s rows with shape s, A^T (for op(A) = A^T) and the analysis in
-    // the buffer as carved in b.
-    static void multiply_rows(const problem& p, const shape& s, const carved& b,
-                              const analysis& found, bool preprocessed) {
-        product x = dense_part(p, s);
         if (p.trans_a) gather_transposed_values(p.a, b.t, p.stream);
 
         const csr_rows a = op_a(p, b);

@@ -52,8 +52,7 @@ inline constexpr std::int64_t kVectorRowsMaxColumns = 16;
 // Whether the automatic rule takes CSR-vector: column-wise op(B) from n = 2 up to
 // kVectorRowsMaxColumns. Not n == 1: CSR-vector has no answer to long rows (its geomean
 // over the suite there is below row-split's, though it is faster on the regular
-// matrices); for the same reason csr_spmm.cu hands it to row-split after a preprocess
-// that found long rows.
+// matrices).
 inline bool prefers_vector_rows(std::int64_t n, bool b_columns) {
     return n > 1 && b_columns && n <= kVectorRowsMaxColumns;
 }
