@@ -104,20 +104,20 @@ __global__ void __launch_bounds__(kThreads)
             atomicAdd(y + A.column(int(j)), scale * a);
         }
     } else {
-        // The window: lane w holds row base + w's end (nnz + 1 past the last row, above
-        // every nonzero) and alpha * x of it.
-        int base = i0;
+        // The window: lane w holds row base + w's end (nnz past the last row: above every
+        // nonzero) and alpha * x of it. 64-bit rows: base passes A.rows by up to 31.
+        std::int64_t base = i0;
         int end = 0;
         acc scaled = acc(0);
         const auto fill = [&] {
-            const int r = base + lane;
-            end = r < A.rows ? A.row_end(r) : A.nnz + 1;
+            const std::int64_t r = base + lane;
+            end = r < A.rows ? A.row_end(int(r)) : A.nnz;
             scaled = r < A.rows ? al * element<T>::widen(load_ro(x + r)) : acc(0);
         };
         fill();
         for (std::int64_t step = d0 - i0; step < A.nnz; step += 32) {
             const int j = int(min(step + lane, std::int64_t(A.nnz)));  // nnz: no nonzero
-            int row = -1;
+            std::int64_t row = -1;
             acc scale = acc(0);
             bool pending = j < A.nnz;
             while (true) {
@@ -134,12 +134,12 @@ __global__ void __launch_bounds__(kThreads)
                 }
                 // Lanes whose nonzero lies past the window's 32 rows: the next 32. Valid
                 // offsets end the last row at nnz, so the window never passes A.rows
-                // while a lane is pending; corrupt ones stop there too (end = nnz + 1).
+                // while a lane is pending; corrupt ones stop there too (end = nnz).
                 if (!__any_sync(kAll, pending)) break;
                 base += 32;
                 fill();
             }
-            const bool mine = row >= 0 && std::int64_t(row) + j < d1;
+            const bool mine = row >= 0 && row + j < d1;
             if (!__any_sync(kAll, mine)) break;  // the rest of the path is the next warp's
             if (mine) atomicAdd(y + A.column(j), scale * element<T>::widen(load_ro(A.values + j)));
         }
