@@ -223,9 +223,23 @@ struct csr_rows {
     template <class I> const I* columns() const { return static_cast<const I*>(col_idx); }
 };
 
+// A as stored (what the scatter reads for opA = T too).
+csr_rows as_stored(const problem& p) {
+    return {p.a.row_ptr, p.a.col_idx, p.a.offsets, p.a.values, p.a.base};
+}
+
 csr_rows op_a(const problem& p, const carved& b) {
     if (p.trans_a) return {b.t.row_ptr, b.t.col_idx, index_type::i32, b.t.values, 0};
-    return {p.a.row_ptr, p.a.col_idx, p.a.offsets, p.a.values, p.a.base};
+    return as_stored(p);
+}
+
+// The product's sparse operand.
+void take_rows(product& x, const csr_rows& a) {
+    x.row_ptr = a.row_ptr;
+    x.col_idx = a.col_idx;
+    x.index = a.index;
+    x.values = a.values;
+    x.base = a.base;
 }
 
 merge_view merge_of(const shape& s, const carved& b) {
@@ -251,8 +265,7 @@ merge_view partition_of(const problem& p, const shape& s, const carved& b) {
 void partition(const problem& p, const shape& s, const carved& b) {
     const bool scatter = s.kernel == csr_kernel::scatter;
     if (s.kernel != csr_kernel::merge_path && !scatter) return;
-    const csr_rows a = scatter ? csr_rows{p.a.row_ptr, p.a.col_idx, p.a.offsets, p.a.values, p.a.base}
-                               : op_a(p, b);
+    const csr_rows a = scatter ? as_stored(p) : op_a(p, b);
     const std::int64_t rows = scatter ? p.a.rows : s.m;
     const std::int64_t threads = s.seg.count + 1;
     with_index(a.index, [&](auto i) {
@@ -470,11 +483,7 @@ public:
             if (preprocessed && s.kernel == csr_kernel::scatter) x.merge = partition_of(p, s, carve(p, s, buffer));
             x.rows = int(p.a.rows);
             x.cols = int(p.a.cols);
-            x.row_ptr = p.a.row_ptr;
-            x.col_idx = p.a.col_idx;
-            x.index = p.a.offsets;
-            x.values = p.a.values;
-            x.base = p.a.base;
+            take_rows(x, as_stored(p));
             x.kernel = csr_kernel::scatter;
             return multiply(p, x);
         }
@@ -482,12 +491,7 @@ public:
         if (!preprocessed) analyse(p, s, b);
         if (p.trans_a) gather_transposed_values(p.a, b.t, p.stream);
 
-        const csr_rows a = op_a(p, b);
-        x.row_ptr = a.row_ptr;
-        x.col_idx = a.col_idx;
-        x.index = a.index;
-        x.values = a.values;
-        x.base = a.base;
+        take_rows(x, op_a(p, b));
         x.kernel = s.kernel;
         x.geo = s.geo;
         x.group = s.group;
