@@ -53,6 +53,17 @@ std::vector<matrix_case> generated_cases(bool quick) {
                   [s](tcst_csr* m) { return tcst_gen_rmat(18, 8, 0.45, 0.22, 0.22, s, m); }),
         generated("uniform_1m_8", "tcst_gen_uniform(1000000,1000000,8)",
                   [s](tcst_csr* m) { return tcst_gen_uniform(1000000, 1000000, 8, s, m); }),
+        // Short uniform rows (issue 37's losing case for SpGEMM in fp32).
+        generated("uniform_2m_4", "tcst_gen_uniform(2000000,2000000,4)",
+                  [s](tcst_csr* m) { return tcst_gen_uniform(2000000, 2000000, 4, s, m); }),
+        // The 7-point Laplacian's pattern (3D) and the 5-point one (2D): rows of 7 and 5.
+        generated("stencil7_100", "tcst_gen_stencil_star(100,100,100)",
+                  [s](tcst_csr* m) { return tcst_gen_stencil_star(100, 100, 100, s, m); }),
+        generated("stencil5_1500", "tcst_gen_stencil_star(1500,1500,1)",
+                  [s](tcst_csr* m) { return tcst_gen_stencil_star(1500, 1500, 1, s, m); }),
+        // A 2D 9-point stencil with 2 unknowns per node: rows of 18 in 2x2 blocks.
+        generated("stencil9_d2_500", "tcst_gen_stencil27(500,500,1,2)",
+                  [s](tcst_csr* m) { return tcst_gen_stencil27(500, 500, 1, 2, s, m); }),
         generated("dense_blocks_131k_b8", "tcst_gen_dense_blocks(131072,131072,8,0.0004)",
                   [s](tcst_csr* m) {
                       return tcst_gen_dense_blocks(131072, 131072, 8, 0.0004, s, m);

@@ -68,6 +68,37 @@ int tcst_gen_stencil27(int nx, int ny, int nz, int dof, uint64_t seed, tcst_csr*
     return 0;
 }
 
+int tcst_gen_stencil_star(int nx, int ny, int nz, uint64_t seed, tcst_csr* out) {
+    if (out == NULL) return -1;
+    memset(out, 0, sizeof *out);
+    if (nx < 1 || ny < 1 || nz < 1) return -1;
+    const int64_t nodes_xy = (int64_t)nx * ny;
+    if (nodes_xy >= TCST_MAX_NNZ || nodes_xy * nz >= TCST_MAX_NNZ / 7) return -1;
+    const int64_t rows = nodes_xy * nz;
+    /* Each node and its neighbours at distance 1 along one axis: the inner links of
+     * each axis count twice (once from each end). */
+    const int64_t nnz = rows + 2 * ((int64_t)(nx - 1) * ny * nz + (int64_t)nx * (ny - 1) * nz +
+                                    (int64_t)nx * ny * (nz - 1));
+    if (tcst_csr_alloc(out, rows, rows, nnz) != 0) return -1;
+    int64_t e = 0, r = 0;
+    for (int z = 0; z < nz; ++z)
+        for (int y = 0; y < ny; ++y)
+            for (int x = 0; x < nx; ++x, ++r) {
+                out->row_ptr[r] = (int)e;
+                /* Ascending node index: -z, -y, -x, self, +x, +y, +z. */
+                if (z > 0) out->col_idx[e++] = (int)(r - nodes_xy);
+                if (y > 0) out->col_idx[e++] = (int)(r - nx);
+                if (x > 0) out->col_idx[e++] = (int)(r - 1);
+                out->col_idx[e++] = (int)r;
+                if (x + 1 < nx) out->col_idx[e++] = (int)(r + 1);
+                if (y + 1 < ny) out->col_idx[e++] = (int)(r + nx);
+                if (z + 1 < nz) out->col_idx[e++] = (int)(r + nodes_xy);
+            }
+    out->row_ptr[rows] = (int)e;
+    fill_values(out, seed);
+    return 0;
+}
+
 int tcst_gen_banded(int64_t n, int half_bandwidth, uint64_t seed, tcst_csr* out) {
     if (out == NULL) return -1;
     memset(out, 0, sizeof *out);

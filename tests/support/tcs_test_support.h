@@ -102,6 +102,10 @@ void tcst_mm_folder_close(tcst_mm_folder* f);
 /* ---- Generators (values uniform in [-1,1) from seed; columns sorted) ---- */
 /* 3D 27-point stencil on nx*ny*nz nodes with dof unknowns per node (dof 1 or 3). */
 int tcst_gen_stencil27(int nx, int ny, int nz, int dof, uint64_t seed, tcst_csr* out);
+/* Star stencil on nx*ny*nz nodes, one unknown per node: each node and its neighbours
+ * at distance 1 along one axis (the 7-point Laplacian's pattern in 3D; 5-point with
+ * nz = 1). */
+int tcst_gen_stencil_star(int nx, int ny, int nz, uint64_t seed, tcst_csr* out);
 /* n x n banded matrix: entries j with |i - j| <= half_bandwidth. */
 int tcst_gen_banded(int64_t n, int half_bandwidth, uint64_t seed, tcst_csr* out);
 /* R-MAT power-law graph: 2^scale vertices, edge_factor * 2^scale edges drawn with
