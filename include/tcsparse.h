@@ -775,10 +775,11 @@ TCS_API tcsStatus_t tcsSpGEMM_destroyDescr(tcsSpGEMMDescr_t descr);
 
 /**
  * Stage 1. With externalBuffer1 == NULL: writes the bytes needed to *bufferSize1 and
- * does nothing else (no GPU work, no synchronization; it asks the CUDA runtime about
- * the device for CUB's scratch size, so a context an earlier error left unusable gives
- * EXECUTION_FAILED here; on a GPU this build has no code for, this call, size query
- * included, answers ARCH_MISMATCH, known since tcsCreate). With a buffer of at least
+ * does nothing else (no GPU work, no synchronization, except TCS_SPGEMM_DEFAULT's probe
+ * below; it asks the CUDA runtime about the device for CUB's scratch size, so a context
+ * an earlier error left unusable gives EXECUTION_FAILED here; on a GPU this build has no
+ * code for, this call, size query included, answers ARCH_MISMATCH, known since
+ * tcsCreate). With a buffer of at least
  * *bufferSize1 bytes: the analysis, kept in buffer1, which must stay alive and
  * unmodified until tcsSpGEMM_copy; it synchronizes the handle's stream once (to read
  * nnz(C) back). The hash algorithm counts the products of each row of C, groups the
@@ -786,10 +787,17 @@ TCS_API tcsStatus_t tcsSpGEMM_destroyDescr(tcsSpGEMMDescr_t descr);
  * offsets. The tile algorithms convert A and B to 8x8 bitmap tiles on the GPU and
  * count each row of C from the tiles' bitmaps. TCS_SPGEMM_DEFAULT chooses: fp16/bf16
  * data take the tile algorithm on tensor cores; otherwise the hash algorithm, decided
- * on the host, when A or B has fewer than 20 entries per row on average or A's columns
- * number at least twice both A's rows and B's columns (a short-fat A times a
- * tall-skinny B, as an AMG restriction times A*P); for the others the size query asks
- * for room for either algorithm, and this call converts A and B to tiles, counting them
+ * on the host, when A or B has fewer than 20 entries per row on average (4 where both
+ * have 2^22 entries or more: see the probe) or A's columns number at least twice both
+ * A's rows and B's columns (a short-fat A times a tall-skinny B, as an AMG restriction
+ * times A*P). Where both have 2^22 entries or more and the shorter mean row is 4 to 20
+ * entries, the first call for these operands (the size query, as a rule) probes: it
+ * copies 1,024 rows' offsets and columns of A (and of B, where B is another matrix) to
+ * the host, which waits for the stream (a few small copies, each a synchronization; none
+ * while the stream is being captured), and takes the hash algorithm where the sample
+ * holds fewer than 8 entries per nonempty 8x8 tile; the verdict is kept in the
+ * descriptor for the same arrays and sizes. For the others the size query asks for room
+ * for either algorithm, and this call converts A and B to tiles, counting them
  * exactly, and takes the tile algorithm on tensor cores when both have at least 8
  * entries per nonempty tile, else runs the hash algorithm's analysis in the same buffer
  * after the tile plan's synchronization (one more; the rule and its data:

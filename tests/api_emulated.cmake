@@ -32,6 +32,7 @@ if(CMAKE_SYSTEM_NAME STREQUAL "Linux" AND CMAKE_CXX_COMPILER_ID MATCHES "GNU|Cla
     ${CMAKE_CURRENT_SOURCE_DIR}/api_emulated/no_csr_products.cpp
     ${PROJECT_SOURCE_DIR}/cpp/core/device.cpp
     ${PROJECT_SOURCE_DIR}/cpp/spgemm/select.cpp
+    ${PROJECT_SOURCE_DIR}/cpp/formats/tile_sample.cpp
     ${PROJECT_SOURCE_DIR}/cpp/spgemm/hash/bins.cpp
     ${TCS_API_EMU_SPGEMM_KERNELS} ${TCS_API_EMU_SPMM_KERNELS})
   tcs_use_emulation(tcs_api_emu)

@@ -444,6 +444,57 @@ static void test_default_short_fat(void** state) {
     tcst_csr_free(&r), tcst_csr_free(&ap), tcst_csr_free(&sq_a), tcst_csr_free(&sq_b);
 }
 
+/* The sizes DEFAULT's plan choice shows for C = A*A (fp64): buffer1 from the size query,
+ * then buffer2 from compute's size query after workEstimation ran in a poisoned buffer1. */
+static void sizes_after_estimation(const tcst_csr* a, tcsSpGEMMAlg_t alg, size_t* size1, size_t* size2) {
+    options o = defaults(alg, F64);
+    tcst_spgemm_run r = tcst_spgemm_prepare(settings_of(&o), a, 0, 0, NULL, 0, 0);
+    tcst_spgemm_create_c(&r);
+    assert_ok(tcsSpGEMM_workEstimation(TCST_SPGEMM_ARGS(&r), size1, NULL));
+    void* buffer1 = tcst_poisoned(*size1);
+    assert_ok(tcsSpGEMM_workEstimation(TCST_SPGEMM_ARGS(&r), size1, buffer1));
+    assert_ok(tcsSpGEMM_compute(TCST_SPGEMM_ARGS(&r), size2, NULL));
+    teardown(NULL);
+}
+
+/* DEFAULT's probe (issue 37): short rows in dense tiles. A band of half-width 4 (rows of
+ * 9, 24 entries per tile) of 2^22 entries or more is sampled in workEstimation and runs
+ * on tiles (compute's size query gives the tile plan's buffer2), a uniform random matrix
+ * of rows of 8 of the same size is sampled and runs hash, and the same band below 2^22
+ * entries is decided for hash on the host (its size query gives the hash plan's size). */
+static void test_default_probe(void** state) {
+    (void)state;
+    if (quick) {
+        printf("default probe: skipped in quick mode (it needs 2^22 entries)\n");
+        return;
+    }
+    tcst_csr band, uni, small;
+    assert_int_equal(tcst_gen_banded(480000, 4, seed, &band), 0);
+    assert_int_equal(tcst_gen_uniform(600000, 600000, 8, seed + 1, &uni), 0);
+    assert_int_equal(tcst_gen_banded(100000, 4, seed + 2, &small), 0);
+    assert_true(band.nnz >= (1 << 22) && uni.nnz >= (1 << 22) && small.nnz < (1 << 22));
+    size_t h1, h2, t1, t2, d1, d2;
+    sizes_after_estimation(&band, TCS_SPGEMM_ALG_HASH, &h1, &h2);
+    sizes_after_estimation(&band, TCS_SPGEMM_ALG_TILE_TC, &t1, &t2);
+    sizes_after_estimation(&band, TCS_SPGEMM_DEFAULT, &d1, &d2);
+    assert_true(t2 != h2); /* else buffer2 could not tell the plans apart */
+    assert_int_equal(d1, t1 > h1 ? t1 : h1);
+    assert_int_equal(d2, t2);
+    sizes_after_estimation(&uni, TCS_SPGEMM_ALG_HASH, &h1, &h2);
+    sizes_after_estimation(&uni, TCS_SPGEMM_ALG_TILE_TC, &t1, &t2);
+    sizes_after_estimation(&uni, TCS_SPGEMM_DEFAULT, &d1, &d2);
+    assert_int_equal(d1, t1 > h1 ? t1 : h1);
+    assert_int_equal(d2, h2);
+    sizes_after_estimation(&small, TCS_SPGEMM_ALG_HASH, &h1, &h2);
+    sizes_after_estimation(&small, TCS_SPGEMM_DEFAULT, &d1, &d2);
+    assert_int_equal(d1, h1);
+    assert_int_equal(d2, h2);
+    /* The band's product under DEFAULT (on tiles), against the reference. */
+    options o = defaults(TCS_SPGEMM_DEFAULT, F32);
+    check_product("band of 2^22 entries, DEFAULT", &band, &band, &o);
+    tcst_csr_free(&band), tcst_csr_free(&uni), tcst_csr_free(&small);
+}
+
 static void test_generators(void** state) {
     (void)state;
     for (int g = 0; g < TCST_SPGEMM_GENERATED; ++g) {
@@ -584,6 +635,7 @@ int main(void) {
         T(test_generators),         T(test_matrix_market),  T(test_scalars_and_beta),
         T(test_math_modes),         T(test_fp16_smape),     T(test_index64),
         T(test_default_short_fat),
+        T(test_default_probe),
     };
     /* TCST_ONLY=<pattern> runs the matching tests only (cmocka's filter). */
     if (getenv("TCST_ONLY") != NULL) cmocka_set_test_filter(getenv("TCST_ONLY"));

@@ -45,6 +45,7 @@ if(CMAKE_SYSTEM_NAME STREQUAL "Linux")
     ${TCS_EMU_LIB_SOURCES}
     ${PROJECT_SOURCE_DIR}/cpp/core/device.cpp
     ${PROJECT_SOURCE_DIR}/cpp/spgemm/select.cpp
+    ${PROJECT_SOURCE_DIR}/cpp/formats/tile_sample.cpp
     ${PROJECT_SOURCE_DIR}/cpp/spgemm/hash/bins.cpp
     ${TCS_EMU_HASH_SOURCES}
     ${TCS_TILES_EMU_KERNELS})

@@ -8,6 +8,7 @@
 // beyond them and handing off costs the conversion and the tile plan's synchronization.
 #include "core/environment.hpp"
 #include "core/error.hpp"
+#include "formats/bitmap_tiles.hpp"
 #include "spgemm/plan.hpp"
 #include "spgemm/rule.hpp"
 
@@ -16,11 +17,12 @@
 namespace tcs::spgemm {
 namespace {
 
-// A tile plan guarded by a rule: the size query decides from the shapes where it can;
-// otherwise it asks for room for either plan, and workEstimation runs the tile plan's,
-// which stops after the conversion when the tiles are too sparse (or nnz(C) needs 64-bit
-// offsets), and then the hash plan's. The verdict is taken again from the shapes at each
-// stage, so a size query never changes the plan an earlier workEstimation chose.
+// A tile plan guarded by a rule: the size query decides from the shapes where it can
+// (or from a sample of the tiles, kept for the same operands); otherwise it asks for room
+// for either plan, and workEstimation runs the tile plan's, which stops after the
+// conversion when the tiles are too sparse (or nnz(C) needs 64-bit offsets), and then the
+// hash plan's. The verdict is taken again at each stage (the sample's from its memo), so
+// a size query never changes the plan an earlier workEstimation chose.
 class guarded_plan final : public plan {
 public:
     // budget_to_hash: under a memory budget (chunk_fraction < 1) a product the rule gave
@@ -29,11 +31,15 @@ public:
     guarded_plan(const tile_rule& rule, bool tensor_cores, bool budget_to_hash)
         : rule_(rule), tiles_(make_tile_plan(tensor_cores)), budget_to_hash_(budget_to_hash) {}
 
+    // A product to probe is sampled at its first stage (the size query, as a rule), and
+    // the sample's verdict kept for the same operands, so that the size query and
+    // workEstimation agree and the sample is read once.
     std::size_t buffer1_size(const problem& p) override {
-        switch (from_shape(p, rule_)) {
+        switch (resolve(p)) {
         case verdict::hash: return hash_->buffer1_size(p);
         case verdict::tiles: return tiles_->buffer1_size(p);
-        case verdict::measure: break;
+        case verdict::measure:
+        case verdict::probe: break;
         }
         return std::max(hash_->buffer1_size(p), tiles_->buffer1_size(p));
     }
@@ -41,7 +47,7 @@ public:
         chosen_ = nullptr;
         measured_ = false;
         plan* next = hash_.get();
-        const verdict v = from_shape(p, rule_);
+        const verdict v = resolve(p);
         if (v == verdict::tiles) {
             tiles_->work_estimation(p, buffer1);
             next = tiles_.get();
@@ -78,6 +84,38 @@ public:
     }
 
 private:
+    // The shapes' verdict, with a probe resolved: measure where a sample of A's tiles, and
+    // of B's where B is another matrix, holds at least the rule's density, else hash.
+    // While the stream is being captured (no copy may wait there) a probe stays a measure.
+    verdict resolve(const problem& p) {
+        const verdict v = from_shape(p, rule_);
+        if (v != verdict::probe) return v;
+        const operands key{p.a, p.b};
+        if (probed_ && key == probed_for_) return probe_verdict_;
+        cudaStreamCaptureStatus capture = cudaStreamCaptureStatusNone;
+        check_cuda(cudaStreamIsCapturing(p.stream, &capture), "SpGEMM probe: capture status");
+        if (capture != cudaStreamCaptureStatusNone) return verdict::measure;
+        const auto dense = [&](const csr_view& m) {
+            const formats::tile_sample t =
+                formats::sample_tiles(m, kProbeRuns, kProbePanels, kProbeMaxEntries, p.stream);
+            return t.density() >= double(rule_.min_density);
+        };
+        const bool same = p.a.row_ptr == p.b.row_ptr && p.a.col_idx == p.b.col_idx;
+        probe_verdict_ = dense(p.a) && (same || dense(p.b)) ? verdict::measure : verdict::hash;
+        probed_for_ = key;
+        probed_ = true;
+        return probe_verdict_;
+    }
+    // What a probe's verdict was taken for: both operands' arrays and sizes.
+    struct operands {
+        csr_view a, b;
+        bool operator==(const operands& o) const { return same(a, o.a) && same(b, o.b); }
+        static bool same(const csr_view& x, const csr_view& y) {
+            return x.row_ptr == y.row_ptr && x.col_idx == y.col_idx && x.rows == y.rows &&
+                   x.cols == y.cols && x.nnz == y.nnz && x.base == y.base && x.offsets == y.offsets &&
+                   x.columns == y.columns;
+        }
+    };
     bool switches_to_hash(double f) const {
         return budget_to_hash_ && f < 1.0 && chosen_ == tiles_.get() && measured_;
     }
@@ -91,6 +129,9 @@ private:
     bool budget_to_hash_;
     plan* chosen_ = nullptr;
     bool measured_ = false;  // tiles chosen by the density test (not for 16-bit data)
+    bool probed_ = false;  // probe_verdict_ holds for probed_for_
+    operands probed_for_;
+    verdict probe_verdict_ = verdict::hash;
 };
 
 std::unique_ptr<plan> explicit_tile_plan(bool tensor_cores) {

@@ -26,6 +26,13 @@ cudaError_t cudaMemcpyAsync(void* dst, const void* src, size_t bytes, enum cudaM
                             cudaStream_t) {
     return cudaMemcpy(dst, src, bytes, kind);
 }
+cudaError_t cudaMemcpy2DAsync(void* dst, size_t dpitch, const void* src, size_t spitch, size_t width,
+                              size_t height, enum cudaMemcpyKind kind, cudaStream_t) {
+    if (width > dpitch || width > spitch) return cudaErrorInvalidValue;
+    for (size_t r = 0; r < height; ++r)
+        cudaMemcpy(static_cast<char*>(dst) + r * dpitch, static_cast<const char*>(src) + r * spitch, width, kind);
+    return cudaSuccess;
+}
 cudaError_t cudaMemsetAsync(void* p, int value, size_t bytes, cudaStream_t) {
     return cudaMemset(p, value, bytes);
 }
