@@ -131,20 +131,12 @@ static int compare_int(const void* x, const void* y) {
     return (a > b) - (a < b);
 }
 
-/* rows x cols: a row is empty with probability p_empty, else of 1..max_len entries;
- * `long_rows` rows have long_len entries; column 0 appears in a fraction `heavy` of the
- * rows (a long row of A^T). Columns distinct and sorted; values uniform in [-1, 1). */
-static void gen_mixed(tcst_csr* out, int64_t rows, int64_t cols, int max_len, double p_empty,
-                      int long_rows, int long_len, double heavy) {
-    int* len = (int*)tcst_xmalloc((size_t)rows * sizeof(int));
+/* rows x cols with len[i] distinct random columns in row i (sorted), random values, the
+ * first entry of a row moved to column 0 with probability `heavy`. */
+static void gen_lengths(tcst_csr* out, int64_t rows, int64_t cols, const int* len, double heavy) {
     int* pool = (int*)tcst_xmalloc((size_t)(cols > 0 ? cols : 1) * sizeof(int));
     int64_t nnz = 0;
-    for (int64_t i = 0; i < rows; ++i) {
-        len[i] = tcst_rng_uniform(&fx.rng) < p_empty ? 0 : 1 + random_below(max_len);
-        if (i % (rows / (long_rows + 1) + 1) == 1 && long_rows > 0) len[i] = long_len;
-        if (len[i] > cols) len[i] = (int)cols;
-        nnz += len[i];
-    }
+    for (int64_t i = 0; i < rows; ++i) nnz += len[i];
     assert_int_equal(tcst_csr_alloc(out, rows, cols, nnz), 0);
     for (int64_t c = 0; c < cols; ++c) pool[c] = (int)c;
     for (int64_t i = 0; i < rows; ++i) {
@@ -168,8 +160,22 @@ static void gen_mixed(tcst_csr* out, int64_t rows, int64_t cols, int max_len, do
         out->row_ptr[i + 1] = start + len[i];
     }
     assert_int_equal(out->row_ptr[rows], nnz);
-    free(len);
     free(pool);
+}
+
+/* rows x cols: a row is empty with probability p_empty, else of 1..max_len entries;
+ * `long_rows` rows have long_len entries; column 0 appears in a fraction `heavy` of the
+ * rows (a long row of A^T). Columns distinct and sorted; values uniform in [-1, 1). */
+static void gen_mixed(tcst_csr* out, int64_t rows, int64_t cols, int max_len, double p_empty,
+                      int long_rows, int long_len, double heavy) {
+    int* len = (int*)tcst_xmalloc((size_t)(rows > 0 ? rows : 1) * sizeof(int));
+    for (int64_t i = 0; i < rows; ++i) {
+        len[i] = tcst_rng_uniform(&fx.rng) < p_empty ? 0 : 1 + random_below(max_len);
+        if (i % (rows / (long_rows + 1) + 1) == 1 && long_rows > 0) len[i] = long_len;
+        if (len[i] > cols) len[i] = (int)cols;
+    }
+    gen_lengths(out, rows, cols, len, heavy);
+    free(len);
 }
 
 /* The matrix of the layout sweeps: 150 x 120, rows of 0..12 entries, two long rows, a
@@ -716,6 +722,50 @@ static void test_long_rows(void** state) {
                     check_case(&a, &sc);
                 }
     tcst_csr_free(&a);
+}
+
+/* Merge-path (TCS_SPMM_CSR_MERGE), whose blocks stage a tile of the merge path in shared
+ * memory and carry partial sums between their groups and (through the fix-up) between
+ * tiles: a matrix with hub rows of 3000 and 2100 entries (longer than a tile), a run of
+ * 2500 empty rows (more than a tile's items at n = 1) and short and empty rows around
+ * them, and a single row of 2900 entries; n = 1, 2, 8, 33, 128, 512 (one column lane up
+ * to two vectors on a warp); fp32, fp64, fp16; both bases, 32- and 64-bit indices
+ * (bitwise the same), beta reading C or not. Every case is also run on a buffer
+ * preprocess never saw: bitwise the same C. */
+static void test_merge_path(void** state) {
+    (void)state;
+    static const int64_t ns[] = {1, 2, 8, 33, 128, 512};
+    static const int types[] = {FP32, FP64, FP16};
+    enum { ROWS = 3010 };
+    int* len = (int*)tcst_xmalloc(ROWS * sizeof(int));
+    for (int i = 0; i < ROWS; ++i) len[i] = i < 300 ? (i % 7 == 2 ? 0 : 1 + i % 5) : i < 2800 ? 0 : i % 3;
+    len[150] = 3000;
+    len[2800] = 2100;
+    len[ROWS - 1] = 0;
+    tcst_csr gaps, single;
+    gen_lengths(&gaps, ROWS, 3200, len, 0.0);
+    len[0] = 2900;
+    gen_lengths(&single, 1, 3000, len, 0.0);
+    free(len);
+    const tcst_csr* mats[] = {&gaps, &single};
+    int count = 0;
+    for (int mi = 0; mi < 2; ++mi)
+        for (int ni = 0; ni < 6; ++ni)
+            for (int ti = 0; ti < 3; ++ti, ++count) {
+                if (fx.quick && count % 4 != 0) continue;
+                spmm_case sc = plain_case(types[ti], ns[ni], TCS_SPMM_CSR_MERGE);
+                sc.plain_too = 1;
+                sc.wide = count % 2;
+                sc.base = (count / 2) % 2;
+                sc.beta = count % 3 == 1 ? 0.5 : 0.0;
+                sc.device_scalars = (count / 3) % 2;
+                sc.trans_a = mi == 0 && count % 5 == 4;
+                sc.b_row = count % 7 != 6;
+                sc.c_row = count % 4 != 3;
+                check_case(mats[mi], &sc);
+            }
+    tcst_csr_free(&gaps);
+    tcst_csr_free(&single);
 }
 
 /* 64-bit indices (TCS_INDEX_64I offsets and columns) through every kernel: all types,
@@ -1579,6 +1629,7 @@ int main(void) {
         cmocka_unit_test(test_layouts_bf16),
         cmocka_unit_test(test_layouts_bf16_to_fp32),
         cmocka_unit_test(test_long_rows),
+        cmocka_unit_test(test_merge_path),
         cmocka_unit_test(test_power_law),
         cmocka_unit_test(test_busy_device),
         cmocka_unit_test(test_long_rows_on_warps),

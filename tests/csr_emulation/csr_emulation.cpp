@@ -4,11 +4,14 @@
 // it checks is the index width: for fp32 and fp64, every algorithm, opA N and T, n from 1
 // to 40, both index bases, B and C in either order, with and without preprocess, A with
 // 64-bit offsets and columns gives bitwise the C of the same A with 32-bit ones, and both
-// meet the double reference. SpMV with opA = T where atomics are allowed runs the
-// scatter (scatter_column.cuh) without preprocess, over long rows, runs of empty rows
-// and a lone long row, each width against the reference (its sums depend on the
-// schedule), and the transposed copy with it. Timing, the memory model and the 16-bit
-// types are the GPU tests' (gpu_spmm_csr, gpu_spmv).
+// meet the double reference. Merge-path (its tiles staged in shared memory, the carries
+// between their groups and the fix-up between tiles) also runs on hub rows longer than a
+// tile, more than a tile of empty rows in a row and a single row, n = 1 to 512, and
+// gives bitwise the same C with and without preprocess. SpMV with opA = T where atomics
+// are allowed runs the scatter (scatter_column.cuh) without preprocess, over long rows,
+// runs of empty rows and a lone long row, each width against the reference (its sums
+// depend on the schedule), and the transposed copy with it. Timing, the memory model and
+// the 16-bit types are the GPU tests' (gpu_spmm_csr, gpu_spmv).
 #include "core/device.hpp"
 #include "emulated_indices.hpp"
 #include "emulation_check.hpp"
@@ -157,9 +160,19 @@ bool check(const char* name, const tcst_csr& a0, const config& c, const tcs::dev
     // against the reference instead of against each other.
     const bool scatters = c.atomics && c.trans_a && n == 1 && !c.preprocess && a.nnz > 0;
     const long scatters_before = emu::launches_of("scatter_column_kernel");
+    const long merges_before = emu::launches_of("merge_path_kernel");
     const auto narrow = multiply(a, c, false, b, c0, dev, seed * 31 + 1);
     const auto wide = multiply(a, c, true, b, c0, dev, seed * 31 + 2);
     const long scattered = emu::launches_of("scatter_column_kernel") - scatters_before;
+    const long merged = emu::launches_of("merge_path_kernel") - merges_before;
+    // Merge-path: the partition preprocess caches gives bitwise the C of a call without it.
+    const bool merge = c.alg == spmm::csr_kernel::merge_path && m > 0 && n > 0 && a.nnz > 0 && k > 0;
+    bool plain_same = true;
+    if (merge) {
+        config other = c;
+        other.preprocess = !c.preprocess;
+        plain_same = multiply(a, other, false, b, c0, dev, seed * 31 + 3) == narrow;
+    }
     const double tol = c.dbl ? 1e-12 : 1e-5;
     auto meets_reference = [&](const std::vector<unsigned char>& got, const char* width) {
         for (std::size_t i = 0; i < ref.size(); ++i) {
@@ -181,6 +194,8 @@ bool check(const char* name, const tcst_csr& a0, const config& c, const tcs::dev
     CHECK(scattered == (scatters ? 2 : 0), "%s: the scatter ran %ld times, expected %d", name,
           scattered, scatters ? 2 : 0);
     CHECK(scatters || narrow == wide, "%s: 64-bit indices give another C than 32-bit ones", name);
+    CHECK(!merge || merged == 2, "%s: merge_path_kernel ran %ld times, expected 2", name, merged);
+    CHECK(plain_same, "%s: merge-path with and without preprocess differ bitwise", name);
     return true;
 }
 
@@ -264,6 +279,66 @@ void check_buffer_bounds(const tcs::device_info& dev) {
         }
 }
 
+// Rows given by length: runs of empty rows between hub rows and short ones.
+tcst_csr with_lengths(const std::vector<int>& len, std::int64_t cols, std::uint64_t s) {
+    tcst_rng r;
+    tcst_rng_seed(&r, s);
+    std::int64_t nnz = 0;
+    for (int l : len) nnz += l;
+    tcst_csr m;
+    if (tcst_csr_alloc(&m, std::int64_t(len.size()), cols, nnz) != 0) std::abort();
+    std::vector<int> pool(static_cast<std::size_t>(cols));
+    for (std::int64_t j = 0; j < cols; ++j) pool[std::size_t(j)] = int(j);
+    for (std::size_t i = 0; i < len.size(); ++i) {
+        const int start = m.row_ptr[i];
+        for (int e = 0; e < len[i]; ++e) {
+            const int pick = e + int(tcst_rng_below(&r, std::uint64_t(cols - e)));
+            std::swap(pool[std::size_t(e)], pool[std::size_t(pick)]);
+            m.col_idx[start + e] = pool[std::size_t(e)];
+            m.val[start + e] = tcst_rng_symmetric(&r);
+        }
+        m.row_ptr[i + 1] = start + len[i];
+    }
+    return m;
+}
+
+void check_merge_tiles(const tcs::device_info& dev) {
+    // 2500 empty rows (more than a tile's 1024 items at n = 1), hub rows of 3000 and 2100
+    // nonzeros, short rows around them, an empty last row.
+    std::vector<int> len;
+    for (int i = 0; i < 300; ++i) len.push_back(i % 7 == 2 ? 0 : 1 + i % 5);
+    len.push_back(3000);
+    for (int i = 0; i < 2500; ++i) len.push_back(0);
+    len.push_back(2100);
+    len.push_back(4);
+    for (int i = 0; i < 200; ++i) len.push_back(i % 3);
+    len.push_back(0);
+    tcst_csr hubs = with_lengths(len, 3200, seed + 7);
+    tcst_csr single = with_lengths({2900}, 3000, seed + 8);
+    const tcst_csr* mats[] = {&hubs, &single};
+    const char* names[] = {"merge, hubs and gaps", "merge, one row"};
+    const std::int64_t ns[] = {1, 2, 8, 33, 128, 512};
+    int count = 0;
+    for (int mi = 0; mi < 2; ++mi)
+        for (std::int64_t n : ns)
+            for (int dbl = 0; dbl < 2; ++dbl, ++count) {
+                if (n == 512 && dbl == 0 && mi == 1) continue;  // the widest only once per matrix
+                config c;
+                c.dbl = dbl;
+                c.n = n;
+                c.alg = spmm::csr_kernel::merge_path;
+                c.trans_a = mi == 0 && count % 3 == 2;
+                c.base = count % 2;
+                c.b_row = count % 4 != 3;
+                c.c_row = count % 5 != 4;
+                c.preprocess = count % 2 == 0;
+                c.beta = count % 3 == 1 ? 0.25 : 0.0;
+                check(names[mi], *mats[mi], c, dev);
+            }
+    tcst_csr_free(&single);
+    tcst_csr_free(&hubs);
+}
+
 void run_suite(const tcs::device_info& dev) {
     check_buffer_bounds(dev);
     tcst_csr a = mixed(300, 260, 9, 61, 250, seed);
@@ -298,6 +373,11 @@ void run_suite(const tcs::device_info& dev) {
         c.base = 1;
         check("runs of rows", runs, c, dev);
     }
+    // Merge-path's tiles (a block each, staged in shared memory) and their carries: rows
+    // longer than a tile (hub rows of thousands), long runs of empty rows (more than a
+    // tile of them), a single row, every group width from one column lane to two
+    // vectors on a warp (n = 1 .. 512), C read (beta) and not.
+    check_merge_tiles(dev);
     // SpMV with opA = T where atomics are allowed: the scatter without preprocess (warps
     // over long rows, and over runs of empty rows), the transposed copy after it.
     tcst_csr hollow = mixed(600, 300, 1, 149, 290, seed + 2);

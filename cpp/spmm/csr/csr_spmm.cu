@@ -17,7 +17,7 @@
 //                  row-split: the counts and lists of long rows, the very long rows'
 //                  tickets (zero between runs) and partial sums; the row-wise copy of
 //                  a column-major C
-//                  merge-path: the partition (segment start rows)
+//                  merge-path: the partition (tile start rows)
 // Row-split's copies hold the columns of one pass: all n, or kChunkColumns where all n
 // would take more than kCopyBudgetBytes (rules.hpp).
 #include "spmm/plan.hpp"
@@ -158,7 +158,7 @@ struct carved {
     int* long_lists[2] = {nullptr, nullptr};
     void* partials = nullptr;
     int* limits = nullptr;   // merge-path and the scatter: seg.count + 1
-    void* records = nullptr; // merge-path: seg.count * n accumulators
+    void* records = nullptr; // merge-path: 2 * seg.count * n accumulators
     void* rowwise_b = nullptr;  // row-split, column-wise op(B): k x formats::rowwise_stride(width)
     void* rowwise_c = nullptr;  // row-split, column-major C: m x formats::rowwise_stride(width) sums
     unsigned long long* run_counts = nullptr;  // row-split: runs per window size (preprocess)
@@ -182,8 +182,9 @@ carved carve(const problem& p, const shape& s, void* buffer) {
         carve_transposed(p.a, kept_size, scratch_size);
         build_bytes = scratch_size.bytes();
     }
+    // Two records per tile (its head and its tail), n accumulators each.
     const std::size_t record_bytes =
-        merge ? checked_product(std::size_t(s.seg.count), std::size_t(s.n), accumulator_bytes(p))
+        merge ? checked_product(2 * std::size_t(s.seg.count), std::size_t(s.n), accumulator_bytes(p))
               : 0;
     carver kept(buffer);
     char* shared = kept.take<char>(std::max({build_bytes, record_bytes, rowwise_b_bytes(p, s)}));

@@ -72,6 +72,11 @@ inline std::int64_t slab_count(std::int64_t n, const geometry& g) {
 // kernels free of spills (-Xptxas -v, CUDA 13, sm_90). Row-split holds fewer values
 // across its loop than merge-path. Also the occupancy the host plans with.
 constexpr int merge_blocks_per_sm(std::size_t element_bytes) { return element_bytes == 2 ? 4 : 5; }
+// Merge-path's kernel with two vectors per lane (n beyond 32 vectors) holds twice the B
+// values of a load batch, and spilled at 5 blocks (aligned fp32): 4 there.
+constexpr int merge_kernel_blocks(std::size_t element_bytes, int vectors) {
+    return vectors == 2 ? 4 : merge_blocks_per_sm(element_bytes);
+}
 constexpr int row_split_blocks_per_sm(std::size_t element_bytes) {
     return element_bytes == 2 ? 5 : 7;
 }
@@ -413,16 +418,18 @@ struct split_view {
 };
 
 // Merge-path segmentation: the m + nnz merge items (row ends and nonzeros) are cut into
-// `count` segments of `length` items (the last may be shorter); each group works
-// through one segment. Short segments keep a small matrix parallel; long ones mean
-// fewer carry-out records (each costs a record written and read and a row of C
-// rewritten by the fix-up). So the length is the longest that still gives every
-// resident group a segment, but no longer than needed for kSegmentWaves waves or for
-// kSegmentRows mean rows per segment, and at least kMinSegmentItems (rules.hpp).
+// `count` tiles of `length` items (the last may be shorter), a thread block each; a
+// tile is cut into kThreads / G segments of length / (kThreads / G) items, a group each.
+// Short segments keep a small matrix parallel (a tile and a column slab make a block);
+// long ones mean fewer carry-out records (each costs a record written and read). So a
+// segment is the longest that still gives every resident group one, but no longer than
+// needed for kSegmentWaves waves or for kSegmentRows mean rows, at least
+// kMinSegmentItems, and at most what keeps the tile within kMergeTileItems, the shared
+// memory the block stages it in (rules.hpp).
 
 struct segmentation {
-    std::int64_t length = kMinSegmentItems;
-    std::int64_t count = 0;
+    std::int64_t length = kMinSegmentItems;  // items per tile
+    std::int64_t count = 0;                  // tiles
 };
 
 inline segmentation choose_segments(std::int64_t items, std::int64_t rows, const geometry& g,
@@ -434,8 +441,11 @@ inline segmentation choose_segments(std::int64_t items, std::int64_t rows, const
     const std::int64_t fill = ceil_div(items, groups);                    // one wave
     const std::int64_t waves = ceil_div(items, kSegmentWaves * groups);   // balance
     const std::int64_t mean_rows = ceil_div(kSegmentRows * items, rows > 0 ? rows : 1);
+    const std::int64_t per_tile = kThreads / g.lanes;                     // segments of a tile
+    std::int64_t segment = std::max(kMinSegmentItems, std::min(fill, std::max(waves, mean_rows)));
+    segment = std::min(segment, kMergeTileItems / per_tile);
     segmentation s;
-    s.length = std::max(kMinSegmentItems, std::min(fill, std::max(waves, mean_rows)));
+    s.length = segment * per_tile;
     s.count = ceil_div(items, s.length);
     return s;
 }
@@ -443,8 +453,8 @@ inline segmentation choose_segments(std::int64_t items, std::int64_t rows, const
 // The segmentation as the kernels see it.
 struct merge_view {
     const int* limits = nullptr;  // count + 1 row indices: limits[s] = i at segment s's start
-    std::int64_t length = 0;      // items per segment
-    std::int64_t count = 0;       // segments
+    std::int64_t length = 0;      // items per segment (merge-path: per tile)
+    std::int64_t count = 0;       // segments (merge-path: tiles)
     std::int64_t items = 0;       // m + nnz
 };
 

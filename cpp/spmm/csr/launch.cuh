@@ -173,23 +173,22 @@ void launch_single(const product& p) {
     fail(errc::internal_error, "SpMM one-column lanes without kernel");
 }
 
-// Merge-path: the segments' kernel, then the fix-up of the rows they share.
+// Merge-path: a block per (tile, slab), then the fix-up of the rows that tiles share.
 template <class I, class T, class TC, int G, int NV, bool Vector>
 void launch_merge(const product& p) {
     using acc = acc_t<T>;
     const operands<I, T, TC> o(p);
-    constexpr std::int64_t groups_per_block = kThreads / G;
     const unsigned grid_y = unsigned(std::min<std::int64_t>(p.slabs, 65535));
     acc* records = static_cast<acc*>(p.records);
-    const int blocks = grid_for(p.merge.count, groups_per_block, kBlockPerItem);
+    const int blocks = grid_for(p.merge.count, 1, kBlockPerItem);
     launch("merge_path_kernel", merge_path_kernel<T, TC, G, NV, Vector, I>,
            dim3(unsigned(blocks), grid_y), kThreads, 0, p.stream, o.A, o.B, o.C, o.alpha, o.beta,
            p.merge, records);
-    if (p.merge.count < 2) return;  // one segment ends at the last row: nothing to carry
+    if (p.merge.count < 2) return;  // one tile holds every row: nothing to carry
     const int fix_blocks = grid_for(p.merge.count, kThreads / 32, kBlockPerItem);  // a warp each
     launch("fixup_kernel", fixup_kernel<acc, TC, I>, dim3(unsigned(fix_blocks)), kThreads, 0,
-           p.stream, o.A.row_ptr, o.A.base, o.A.rows, p.merge, static_cast<const acc*>(records),
-           o.C, o.alpha);
+           p.stream, o.A.row_ptr, o.A.base, o.A.rows, o.A.nnz, p.merge,
+           static_cast<const acc*>(records), o.C, o.alpha, o.beta);
 }
 
 template <class I, class T, class TC, int G, int NV, bool Vector>

@@ -45,7 +45,7 @@ struct product {
     split_view split;          // row-split only (row_blocks filled in at launch)
     int runs = 1;              // row-split: rows per window of runs (rules.hpp), 1 for none
     merge_view merge;          // merge-path only
-    void* records = nullptr;   // merge-path: merge.count * n accumulators
+    void* records = nullptr;   // merge-path: 2 * merge.count * n accumulators
     cudaStream_t stream = nullptr;
 };
 

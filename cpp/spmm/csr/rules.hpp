@@ -294,9 +294,14 @@ inline constexpr int kWarpRowsMaxLanes = 2;
 
 // ---- merge-path (choose_segments in geometry.hpp, merge_path.cuh) ---------------------
 
-// Fewest merge items per segment.
+// Fewest merge items per segment (a group's share of its block's tile).
 // docs/algorithms/spmm-csr.md, "Constants not measured separately"
 inline constexpr std::int64_t kMinSegmentItems = 8;
+// Merge items a block stages in shared memory (its tile: kThreads / G segments): 8 per
+// thread, about what CUB's merge-based SpMV gives a thread; 12-22 KB of shared memory a
+// block with the groups' head and tail sums.
+// docs/algorithms/spmm-csr.md, "Constants not measured separately"
+inline constexpr int kMergeTileItems = 1024;
 // Segments no longer than needed for this many waves of resident groups (balance).
 // docs/algorithms/spmm-csr.md, "Constants not measured separately"
 inline constexpr std::int64_t kSegmentWaves = 4;
