@@ -31,12 +31,13 @@ struct tile_rule {
 // their waits) cost a few percent of the product at most.
 // docs/algorithms/spgemm-tiles.md, "Short rows in dense tiles"
 inline constexpr std::int64_t kProbeMinEntries = std::int64_t(1) << 22;
-// The probe's runs of panels, spread over the rows (power-law graphs keep their hubs in
-// places). docs/algorithms/spgemm-tiles.md, "Short rows in dense tiles"
-inline constexpr int kProbeRuns = 4;
+// The probe's runs of panels, at a quarter and three quarters of the rows (power-law graphs
+// keep their hubs in places); each run's columns are one more copy and wait.
+// docs/algorithms/spgemm-tiles.md, "Short rows in dense tiles"
+inline constexpr int kProbeRuns = 2;
 // Panels per run: with kProbeRuns, 1,024 rows read back in all.
 // docs/algorithms/spgemm-tiles.md, "Short rows in dense tiles"
-inline constexpr int kProbePanels = 32;
+inline constexpr int kProbePanels = 64;
 // Entries the probe reads per run at most (a run of hub rows stops there).
 // docs/algorithms/spgemm-tiles.md, "Short rows in dense tiles"
 inline constexpr std::int64_t kProbeMaxEntries = 16384;
