@@ -1189,9 +1189,11 @@ TCS_API tcsStatus_t tcsSpMM_getBlockCounts(tcsConstSpMatDescr_t matA, int64_t* b
  *    return NOT_SUPPORTED. For op(A) = A all three run the same deterministic product.
  *    For op(A) = A^T:
  *      - The copy (CSR_ALG2 always): deterministic. The buffer holds a transposed copy
- *        of A, made by tcsSpMV_preprocess, or by every tcsSpMV call without it
- *        (preprocess once); each call gathers A's values into it, then sums every
- *        element of y in a fixed order and rounds it once.
+ *        of A's structure (the row offsets and column indices of A^T and the position
+ *        in A of each of its entries; no values), made by tcsSpMV_preprocess, or by
+ *        every tcsSpMV call without it (preprocess once); each call reads A's current
+ *        values through it and sums every element of y in a fixed order (ascending
+ *        rows of A), rounding it once.
  *      - The scatter: y = beta*y, then every nonzero a(i,j) adds alpha*a(i,j)*x(i) to
  *        y(j) with an atomic addition in y's type. The order of the additions, and so
  *        the rounding of y, may differ from run to run (cuSPARSE's CSR_ALG1 does the

@@ -554,7 +554,8 @@ def spmv_report(results, context, sources):
            "the time to read A, x and write y once at the measured copy bandwidth. "
            "Speedup = cuSPARSE time / tcsparse time. For op(A) = T tcsparse's default "
            "scatters with atomics (as cuSPARSE's CSR_ALG1 does); where the run has it, "
-           "tcsparse's deterministic CSR_ALG2 (a transposed copy, values gathered each call) "
+           "tcsparse's deterministic CSR_ALG2 (a transposed copy of A's structure, A's values "
+           "read through it) "
            "is listed beside it. Every result was checked against the "
            "CPU reference (every entry).", ""]
     out += context_lines(context, sources)

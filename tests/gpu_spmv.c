@@ -7,7 +7,8 @@
  * y, but for the atomic scatter of DEFAULT and CSR_ALG1 with op T, which is checked
  * against the reference and from 4 Mi nonzeros needs no buffer), preprocess then new
  * values of A, runs without preprocess (bitwise the same), bitwise the same y as
- * tcsSpMM with one column (the path it is built on), CUDA graph capture and replay,
+ * tcsSpMM with one column (the path it is built on), op T with CSR_ALG2 bitwise as op N
+ * over the host's transpose (values read in place), CUDA graph capture and replay,
  * Matrix Market files.
  *
  * Every entry must satisfy |y - ref| <= tol * (sum of |products| + |beta*y0|), tol
@@ -578,6 +579,65 @@ static void test_index64(void** state) {
     tcst_csr_free(&original);
 }
 
+/* op T with CSR_ALG2 reads A's values in place through the transposed copy's permutation
+ * (no gather into the copy; cpp/spmm/csr/rules.hpp, reads_transpose_in_place): every
+ * y, with and without preprocess, twice each, with 32- and 64-bit indices and index
+ * base 0 and 1, is bitwise the y of op N over A^T formed on the host (each row in
+ * ascending rows of A, the copy's order: the sums of the copy with gathered values) and
+ * meets the reference; beta == 0 over a NaN y, and beta != 0. Matrices with empty, long
+ * and very long rows of A^T (the long-row blocks and parts read the values in place too)
+ * and, but in the quick run, one of about 1.5 million entries. */
+static void test_alg2_transpose_in_place(void** state) {
+    (void)state;
+    tcst_csr originals[2];
+    /* few rows of A: A^T's rows (A's columns) hold up to about 1000 entries */
+    gen(&originals[0], fx.quick ? 3000 : 12000, fx.quick ? 400 : 700, 40, 0.1, 53,
+        fx.quick ? 350 : 650);
+    gen(&originals[1], fx.quick ? 20000 : 200000, fx.quick ? 18000 : 180000, 14, 0.05, 0, 0);
+    for (int shape = 0; shape < 2; ++shape)
+        for (int type = FP32; type <= FP64; ++type)
+            for (int wide = 0; wide < 2; ++wide)
+                for (int base = 0; base < 2; ++base) {
+                    const types_t* t = &TYPES[type];
+                    tcst_csr a, at;
+                    assert_int_equal(tcst_csr_copy(&originals[shape], &a), 0);
+                    assert_int_equal(tcst_csr_transpose(&a, &at), 0);
+                    spmv_case c = plain_case(type);
+                    c.trans = 1;
+                    c.alg = TCS_SPMV_CSR_ALG2;
+                    c.base = base;
+                    c.wide = wide;
+                    c.alpha = -0.75;
+                    c.beta = (shape + type + base) % 2 ? 0.5 : 0.0;
+                    const int64_t m = a.cols, k = a.rows;
+                    double* x = random_vector(k, t->ax);
+                    double* y0 = random_vector(m, t->y);
+                    spmv_case n = c; /* op N over the host's A^T, 32-bit indices */
+                    n.trans = 0;
+                    n.wide = 0;
+                    n.alg = TCS_SPMV_ALG_DEFAULT;
+                    outcome direct = run_spmv(&at, &n, x, y0, NULL, NULL);
+                    release_all(NULL);
+                    for (int pre = 0; pre < 2; ++pre)
+                        for (int rep = 0; rep < 2; ++rep) {
+                            c.preprocess = pre;
+                            outcome o = run_spmv(&a, &c, x, y0, NULL, NULL);
+                            check_y("ALG2 op T in place", &a, &c, x, y0, &o);
+                            if (memcmp(direct.raw, o.raw, o.bytes) != 0)
+                                fail_msg("%s, shape %d, %s indices, base %d, preprocess %d, run %d: "
+                                         "ALG2 op T differs from op N over the host's A^T",
+                                         t->name, shape, wide ? "64-bit" : "32-bit", base, pre, rep);
+                            outcome_free(&o);
+                            release_all(NULL);
+                        }
+                    outcome_free(&direct);
+                    free(x), free(y0);
+                    tcst_csr_free(&a), tcst_csr_free(&at);
+                }
+    tcst_csr_free(&originals[0]);
+    tcst_csr_free(&originals[1]);
+}
+
 /* tcsSpMV_bufferSize's status for A of an index-type case. */
 static tcsStatus_t spmv_size_status(tcsConstSpMatDescr_t a, int64_t side, int trans,
                                     void* arrays) {
@@ -739,6 +799,7 @@ int main(void) {
         cmocka_unit_test_teardown(test_bitwise_same, release_all),
         cmocka_unit_test_teardown(test_index64, release_all),
         cmocka_unit_test_teardown(test_large_scatter, release_all),
+        cmocka_unit_test_teardown(test_alg2_transpose_in_place, release_all),
         cmocka_unit_test_teardown(test_index_type_statuses, release_all),
         cmocka_unit_test_teardown(test_preprocess_then_new_values, release_all),
         cmocka_unit_test_teardown(test_graph_capture, release_all),

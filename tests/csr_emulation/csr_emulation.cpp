@@ -10,8 +10,10 @@
 // gives bitwise the same C with and without preprocess. SpMV with opA = T where atomics
 // are allowed runs the scatter (scatter_column.cuh) without preprocess, over long rows,
 // runs of empty rows and a lone long row, each width against the reference (its sums
-// depend on the schedule), and the transposed copy with it. Timing, the memory model and
-// the 16-bit types are the GPU tests' (gpu_spmm_csr, gpu_spmv).
+// depend on the schedule), and the transposed copy with it; without atomics the
+// one-column kernel reads A's values in place through the copy's permutation, bitwise as
+// over the host's A^T. Timing, the memory model and the 16-bit types are the GPU tests'
+// (gpu_spmm_csr, gpu_spmv).
 #include "core/device.hpp"
 #include "emulated_indices.hpp"
 #include "emulation_check.hpp"
@@ -196,6 +198,50 @@ bool check(const char* name, const tcst_csr& a0, const config& c, const tcs::dev
     CHECK(scatters || narrow == wide, "%s: 64-bit indices give another C than 32-bit ones", name);
     CHECK(!merge || merged == 2, "%s: merge_path_kernel ran %ld times, expected 2", name, merged);
     CHECK(plain_same, "%s: merge-path with and without preprocess differ bitwise", name);
+    return true;
+}
+
+// SpMV with opA = T without atomics (CSR_ALG2): the one-column kernel reads A's values in
+// place through the transposed copy's permutation (rules.hpp, reads_transpose_in_place),
+// with no gather, and gives bitwise the y of opA = N over A^T formed on the host, each of
+// its rows in ascending rows of A as the copy's are: the sums of a copy with the values
+// gathered into it. SpMM at n = 2 over the same A still gathers (a check that the
+// gathers are counted).
+bool check_in_place(const char* name, const tcst_csr& a0, bool dbl, int base, bool preprocess,
+                    double beta, const tcs::device_info& dev) {
+    std::printf("  %-22s %s op T n=1 base %d%s%s\n", name, dbl ? "fp64" : "fp32", base,
+                beta != 0.0 ? " beta" : "", preprocess ? "" : " no-preprocess");
+    std::fflush(stdout);
+    tcst_csr at;
+    if (tcst_csr_transpose(&a0, &at) != 0) std::abort();
+    tcst_rng rng;
+    tcst_rng_seed(&rng, seed * 137 + std::uint64_t(base));
+    std::vector<double> b(std::size_t(a0.rows) * 2), c0(std::size_t(a0.cols) * 2);
+    for (auto& x : b) x = tcst_rng_symmetric(&rng);
+    for (auto& x : c0) x = tcst_rng_symmetric(&rng);
+    config t;
+    t.dbl = dbl;
+    t.trans_a = true;
+    t.n = 1;
+    t.base = base;
+    t.preprocess = preprocess;
+    t.beta = beta;
+    config n = t;
+    n.trans_a = false;
+    const long gathers_before = emu::launches_of("gather");
+    const auto in_place = multiply(a0, t, false, b, c0, dev, seed * 37 + 1);
+    const long gathered = emu::launches_of("gather") - gathers_before;
+    const auto direct = multiply(at, n, false, b, c0, dev, seed * 37 + 2);
+    config wide = t;
+    wide.n = 2;
+    const long wide_before = emu::launches_of("gather");
+    multiply(a0, wide, false, b, c0, dev, seed * 37 + 3);
+    const long wide_gathered = emu::launches_of("gather") - wide_before;
+    tcst_csr_free(&at);
+    CHECK(gathered == 0, "%s: op T at n = 1 gathered A's values %ld times", name, gathered);
+    CHECK(wide_gathered == (a0.nnz > 0 ? 1 : 0), "%s: op T at n = 2 gathered %ld times", name,
+          wide_gathered);
+    CHECK(in_place == direct, "%s: op T in place differs from op N over the host's transpose", name);
     return true;
 }
 
@@ -398,6 +444,13 @@ void run_suite(const tcs::device_info& dev) {
                 c.beta = (m + pre) % 3 == 0 ? 0.0 : (m + pre) % 3 == 1 ? -0.5 : 1.0;
                 check(names[m], *scattered[m], c, dev);
             }
+    const char* shapes[] = {"in place, mixed rows", "in place, empty rows", "in place, stencil",
+                            "in place, one long row"};
+    for (int m = 0; m < 4; ++m)
+        for (int dbl = 0; dbl < 2; ++dbl)
+            for (int pre = 0; pre < 2; ++pre)
+                check_in_place(shapes[m], *scattered[m], dbl != 0, (m + pre) % 2, pre != 0,
+                               (m + dbl) % 2 ? -0.5 : 0.0, dev);
     tcst_csr_free(&lone);
     tcst_csr_free(&hollow);
     tcst_csr_free(&a);

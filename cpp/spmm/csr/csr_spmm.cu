@@ -12,7 +12,8 @@
 //                  row-split's row-wise copy of a column-wise op(B) (rules.hpp): no
 //                  two of them are alive at once on the stream
 //   kept           opA = T (but where the scatter always runs): A^T's row offsets,
-//                  column indices, permutation, values
+//                  column indices, permutation, values (none where the one-column
+//                  kernel reads A's in place: rules.hpp, reads_transpose_in_place)
 //                  the scatter: the partition of A's merge path (warp start rows)
 //                  row-split: the counts and lists of long rows, the very long rows'
 //                  tickets (zero between runs) and partial sums; the row-wise copy of
@@ -171,6 +172,11 @@ bool copies_transpose(const problem& p, const shape& s) {
     return p.trans_a && s.kernel != csr_kernel::scatter;
 }
 
+// Whether the copy holds no values: the product reads A's through its permutation.
+bool transpose_in_place(const problem& p, const shape& s) {
+    return copies_transpose(p, s) && reads_transpose_in_place(s.kernel, s.n);
+}
+
 carved carve(const problem& p, const shape& s, void* buffer) {
     carved out;
     if (s.empty || s.no_products) return out;
@@ -179,7 +185,7 @@ carved carve(const problem& p, const shape& s, void* buffer) {
     std::size_t build_bytes = 0;
     if (copy) {
         carver kept_size, scratch_size;
-        carve_transposed(p.a, kept_size, scratch_size);
+        carve_transposed(p.a, !transpose_in_place(p, s), kept_size, scratch_size);
         build_bytes = scratch_size.bytes();
     }
     // Two records per tile (its head and its tail), n accumulators each.
@@ -190,7 +196,7 @@ carved carve(const problem& p, const shape& s, void* buffer) {
     char* shared = kept.take<char>(std::max({build_bytes, record_bytes, rowwise_b_bytes(p, s)}));
     if (copy) {
         carver scratch(shared);
-        out.t = carve_transposed(p.a, kept, scratch);
+        out.t = carve_transposed(p.a, !transpose_in_place(p, s), kept, scratch);
     }
     if (s.longs.any()) {
         const long_tier& very = s.longs.tiers[1];
@@ -490,9 +496,13 @@ public:
         }
         const carved b = carve(p, s, buffer);
         if (!preprocessed) analyse(p, s, b);
-        if (p.trans_a) gather_transposed_values(p.a, b.t, p.stream);
-
         take_rows(x, op_a(p, b));
+        if (transpose_in_place(p, s)) {
+            x.values = p.a.values;
+            x.perm = b.t.perm;
+        } else if (p.trans_a) {
+            gather_transposed_values(p.a, b.t, p.stream);
+        }
         x.kernel = s.kernel;
         x.geo = s.geo;
         x.group = s.group;

@@ -112,7 +112,8 @@ void launch_split(const product& p) {
     fail(errc::internal_error, "SpMM row-split nonzero lanes without kernel");
 }
 
-// One column (single_column.cuh): the long rows' blocks, then groups of W lanes.
+// One column (single_column.cuh): the long rows' blocks, then groups of W lanes. With
+// p.perm, op(A) is the transposed copy (32-bit indices) with A's values read in place.
 template <class I, class T, class TC, int W>
 void launch_single_lanes(const product& p) {
     const operands<I, T, TC> o(p);
@@ -121,8 +122,18 @@ void launch_single_lanes(const product& p) {
     S.row_blocks = grid_for(p.rows, rows_per_block, kBlockPerItem);
     const std::int64_t limit = 0x7fffffff;
     const std::int64_t blocks = S.long_blocks + std::min(S.row_blocks, limit - S.long_blocks);
-    launch("single_column_kernel", single_column_kernel<T, TC, W, I>, dim3(unsigned(blocks)),
-           kThreads, 0, p.stream, o.A, o.B, o.C, o.alpha, o.beta, S);
+    if (p.perm != nullptr) {
+        if constexpr (std::is_same_v<I, int>) {
+            const permuted_rows<T> A{o.A, p.perm};
+            return launch("single_column_kernel", single_column_kernel<T, TC, W, permuted_rows<T>>,
+                          dim3(unsigned(blocks)), kThreads, 0, p.stream, A, o.B, o.C, o.alpha,
+                          o.beta, S);
+        } else {
+            fail(errc::internal_error, "SpMV in-place A^T with 64-bit indices");
+        }
+    }
+    launch("single_column_kernel", single_column_kernel<T, TC, W, sparse_rows<T, I>>,
+           dim3(unsigned(blocks)), kThreads, 0, p.stream, o.A, o.B, o.C, o.alpha, o.beta, S);
 }
 
 // op(A) = A^T by atomics (scatter_column.cuh): y = beta*y (not for beta == 1 on the host),

@@ -109,6 +109,8 @@ template <class T, class I = int> struct sparse_rows {
     __device__ __forceinline__ unsigned row_length(int r, int begin) const {
         return unsigned(max(row_end(r) - begin, 0));
     }
+    // The value of nonzero j (permuted_rows reads it through its permutation).
+    __device__ __forceinline__ T value(int j) const { return load_ro(values + j); }
     // The 0-based column of nonzero j: the row of op(B) it multiplies.
     __device__ __forceinline__ int column(int j) const {
         const unsigned last = unsigned(cols - 1);
@@ -120,6 +122,21 @@ template <class T, class I = int> struct sparse_rows {
             const long long c = (long long)load_ro(col_idx + j) - base;
             return int((c >> 32) != 0 ? last : min(unsigned(c), last));
         }
+    }
+};
+
+// op(A) = A^T read in place by the one-column kernel (single_column.cuh; rules.hpp,
+// reads_transpose_in_place): the transposed copy's structure (32-bit, base 0) with A's own
+// values, entry j of the copy being A's nonzero perm[j]. The same products in the same
+// order as over a copy with the values gathered into it, without the gather's writes and
+// their reading back. perm is the copy's own (a permutation of [0, nnz) by construction);
+// it is bounded all the same, as the accessors above bound A's structure.
+template <class T> struct permuted_rows : sparse_rows<T, int> {
+    const int* perm = nullptr;  // nnz: A's position of each entry of the copy
+
+    __device__ __forceinline__ T value(int j) const {
+        const unsigned last = unsigned(this->nnz - 1);
+        return load_ro(this->values + min(unsigned(load_ro(perm + j)), last));
     }
 };
 

@@ -26,6 +26,9 @@ struct product {
     index_type index = index_type::i32;  // width of both index arrays
     const void* values = nullptr;
     int base = 0;
+    // One column, op(A) = A^T read in place (rules.hpp, reads_transpose_in_place): the
+    // copy's permutation (A's position of each entry), and values are A's own; else null.
+    const int* perm = nullptr;
     // op(B)(kk, j) at b[kk*b_row_stride + j*b_col_stride]
     const void* b = nullptr;
     std::int64_t b_row_stride = 0, b_col_stride = 0;

@@ -318,6 +318,20 @@ inline constexpr int kFixupColumns = 8;
 
 // ---- op(A) = A^T's copy (transpose.cu) -----------------------------------------------
 
+// Whether a product over the transposed copy reads A's values in place, through the
+// copy's permutation, instead of gathering them into the copy first: for row-split's
+// one-column kernel (n == 1, SpMV), which reads every nonzero once, so a gather would
+// read A's values at the same random positions and add the copy's write, its reading
+// back and a launch (nnz values each way). The sums and their order are those over the
+// gathered copy, bit for bit; the buffer then holds no values. Elsewhere the kernels
+// read the gathered copy: row-split at n > 1 reads a value once per slab of columns (the
+// random reads would be repeated), and merge-path and CSR-vector, which the automatic
+// rule does not pick at n == 1, keep their own reads.
+// docs/algorithms/spmv.md, "op(A) = A^T: scatter or copy, by algorithm"
+inline bool reads_transpose_in_place(csr_kernel kernel, std::int64_t n) {
+    return kernel == csr_kernel::row_split && n == 1;
+}
+
 // Threads per block of the transpose's kernels, one entry (or column) per thread.
 // docs/algorithms/spmm-csr.md, "Constants not measured separately"
 inline constexpr int kTransposeThreads = 256;

@@ -14,6 +14,12 @@
 // cuSPARSE's SpMV kernel. Here a lane holds one sum: 32 registers in fp32 (16 blocks per
 // SM), 40 in fp64 (12). Measured: docs/algorithms/spmm-csr.md, "One column: the kernel".
 //
+// Rows: op(A) as sparse_rows, or for op(A) = A^T as permuted_rows (operands.cuh): the
+// transposed copy's structure with A's values read in place through its permutation,
+// where a gathered copy of the values would be written and read back once per call
+// (rules.hpp, reads_transpose_in_place). Either way lane l reads nonzero j of the row
+// as A.value(j): the same sums, bit for bit.
+//
 // Deterministic: the split of a row over lanes and parts depends only on the plan and the
 // row's length, each lane sums in row order, the butterflies and the parts' additions
 // have a fixed order. Every element of C is written by exactly one lane. Atomics only
@@ -26,8 +32,8 @@ namespace tcs::spmm::csr {
 
 // Lane `first` of `stride` sums its nonzeros (offsets first, first + stride, ...) of a
 // row starting at `begin` in op(A), times op(B)'s one column, in row order.
-template <class T, class I>
-__device__ __forceinline__ acc_t<T> sum_single(const sparse_rows<T, I>& A, const dense_in<T>& B,
+template <class T, class Rows>
+__device__ __forceinline__ acc_t<T> sum_single(const Rows& A, const dense_in<T>& B,
                                                int begin, unsigned length, unsigned first,
                                                unsigned stride) {
     using acc = acc_t<T>;
@@ -44,7 +50,7 @@ __device__ __forceinline__ acc_t<T> sum_single(const sparse_rows<T, I>& A, const
             if (o + u * stride < length) {
                 const int j = begin + int(o + u * stride);
                 kk[u] = A.column(j);
-                a[u] = element<T>::widen(load_ro(A.values + j));
+                a[u] = element<T>::widen(A.value(j));
             }
         }
 #pragma unroll
@@ -69,8 +75,8 @@ template <int W, class A> __device__ __forceinline__ A add_group(A sum) {
 
 // The block's sum of a row's nonzeros [begin, begin + length) (kThreads lanes, then
 // the warps' sums in warp order), on thread 0. Every thread of the block must call it.
-template <class T, class I>
-__device__ __forceinline__ acc_t<T> block_sum(const sparse_rows<T, I>& A, const dense_in<T>& B,
+template <class T, class Rows>
+__device__ __forceinline__ acc_t<T> block_sum(const Rows& A, const dense_in<T>& B,
                                               int begin, unsigned length) {
     using acc = acc_t<T>;
     constexpr int kWarps = kThreads / 32;
@@ -93,8 +99,8 @@ __device__ __forceinline__ void store_single(const dense_out<TC>& C, int row, A 
 
 // Part `piece` of S.parts of very long row list[1][entry], over the whole block; the
 // block that takes the row's last ticket adds the parts in part order and stores the row.
-template <class T, class TC, class I>
-__device__ __forceinline__ void single_part(const sparse_rows<T, I>& A, const dense_in<T>& B,
+template <class T, class TC, class Rows>
+__device__ __forceinline__ void single_part(const Rows& A, const dense_in<T>& B,
                                             const dense_out<TC>& C, acc_t<T> al, acc_t<T> be,
                                             const split_view& S, std::int64_t t) {
     using acc = acc_t<T>;
@@ -124,8 +130,8 @@ __device__ __forceinline__ void single_part(const sparse_rows<T, I>& A, const de
 // The listed rows: the very long rows' parts a block each (first: the longest chains
 // start earliest), then the long rows, a warp each where the groups keep the device busy
 // and a block each where they leave it underfilled (!S.warp_rows: the plan, geometry.hpp).
-template <class T, class TC, class I>
-__device__ __forceinline__ void single_long_rows(const sparse_rows<T, I>& A, const dense_in<T>& B,
+template <class T, class TC, class Rows>
+__device__ __forceinline__ void single_long_rows(const Rows& A, const dense_in<T>& B,
                                                  const dense_out<TC>& C, acc_t<T> al, acc_t<T> be,
                                                  const split_view& S) {
     using acc = acc_t<T>;
@@ -158,9 +164,9 @@ __device__ __forceinline__ void single_long_rows(const sparse_rows<T, I>& A, con
     }
 }
 
-template <class T, class TC, int W, class I>
+template <class T, class TC, int W, class Rows>
 __global__ void __launch_bounds__(kThreads, single_blocks_per_sm(sizeof(T)))
-    single_column_kernel(sparse_rows<T, I> A, dense_in<T> B, dense_out<TC> C,
+    single_column_kernel(Rows A, dense_in<T> B, dense_out<TC> C,
                          scalar<acc_t<T>> alpha, scalar<acc_t<T>> beta, split_view S) {
     static_assert(W >= 1 && W <= 32 && (W & (W - 1)) == 0, "a group is a power of two <= 32");
     using acc = acc_t<T>;

@@ -31,13 +31,13 @@ void gather_as(const csr_view& a, const transposed_csr& t, cudaStream_t stream) 
 
 }  // namespace
 
-transposed_csr carve_transposed(const csr_view& a, carver& kept, carver& scratch) {
+transposed_csr carve_transposed(const csr_view& a, bool gathered, carver& kept, carver& scratch) {
     transposed_csr t;
     const auto nnz = std::size_t(a.nnz);
     t.row_ptr = kept.take<int>(std::size_t(a.cols) + 1);
     t.col_idx = kept.take<int>(nnz);
     t.perm = kept.take<int>(nnz);
-    t.values = kept.take<char>(nnz * size_of(a.type));
+    if (gathered) t.values = kept.take<char>(nnz * size_of(a.type));
     t.sorted_keys = scratch.take<unsigned>(nnz);
     if (a.columns == index_type::i64) t.column_keys = scratch.take<unsigned>(nnz);
     t.positions = scratch.take<int>(nnz);
