@@ -50,9 +50,9 @@ namespace tcs::spmm::csr {
 inline constexpr std::int64_t kVectorRowsMaxColumns = 16;
 
 // Whether the automatic rule takes CSR-vector: column-wise op(B) from n = 2 up to
-// kVectorRowsMaxColumns. Not n == 1: CSR-vector has no answer to long rows (its geomean
-// over the suite there is below row-split's, though it is faster on the regular
-// matrices).
+// kVectorRowsMaxColumns. Not n == 1: there CSR-vector's groups, measured before they
+// handed long rows to a kernel of their own (vector_rows.cuh), had a geomean over the
+// suite below row-split's, though they were faster on the regular matrices.
 inline bool prefers_vector_rows(std::int64_t n, bool b_columns) {
     return n > 1 && b_columns && n <= kVectorRowsMaxColumns;
 }
