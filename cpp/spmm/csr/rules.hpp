@@ -63,8 +63,9 @@ inline constexpr int kVectorTile = 8;
 
 // CSR-vector (vector_rows.cuh) lays its lanes over A's nonzeros: a group of `lanes`
 // lanes per row of op(A), each lane summing every lanes-th nonzero for `tile` columns of
-// C at a time. It needs no buffer and no partition, so it leaves row-split's geometry
-// (geometry.hpp, and the merge-path buffer carved from it) untouched.
+// C at a time. Its groups need no buffer and no partition (its long rows' lists are
+// planned apart, plan_vector_long_rows in geometry.hpp), so it leaves row-split's
+// geometry (geometry.hpp, and the merge-path buffer carved from it) untouched.
 struct row_group {
     int lanes = 2;  // L: lanes per row, a power of two in [2, 32]
     int tile = 4;   // TN: columns per pass over the row (4 or 8)
