@@ -1092,20 +1092,21 @@ TCS_API tcsStatus_t tcsSpMM_bufferSize(tcsHandle_t handle, tcsOperation_t opA,
                                        cudaDataType computeType, tcsSpMMAlg_t alg,
                                        size_t* bufferSize);
 
-/** Analyses A's structure (a transposed copy for opA = T, row-split's list of long
- *  rows, the merge-path partition; for the block family its format) into externalBuffer
- *  and makes it the active buffer of matA. Later tcsSpMM calls with this buffer and the
- *  same parameters (alpha, beta, B, C and A's values may change) reuse the analysis. No
- *  allocation. Enqueued on the handle's stream; where the row-split algorithm runs (the
- *  CSR family's usual choice) it then waits for the stream once (one stream
+/** Analyses A's structure (a transposed copy for opA = T, row-split's and CSR-vector's
+ *  lists of long rows, the merge-path partition; for the block family its format) into
+ *  externalBuffer and makes it the active buffer of matA. Later tcsSpMM calls with this
+ *  buffer and the same parameters (alpha, beta, B, C and A's values may change) reuse the
+ *  analysis (a call without it makes the same lists itself: the same C). No
+ *  allocation. Enqueued on the handle's stream; where row-split or CSR-vector runs (the
+ *  CSR family's choices but merge-path) it then waits for the stream once (one stream
  *  synchronization) to read two counts: the rows it listed as long (tcsSpMM then gives
  *  them only the thread blocks they need) and, where row-split would run with one
  *  nonzero lane per row and 16 or more column lanes (fp32 n > 32 or fp64 n > 16, on a
  *  device kept busy by many rows), the runs of consecutive rows with the same column
  *  indices (the unknowns of one mesh node, the rows of a dense block): with few runs per
  *  row tcsSpMM shares each load of B among the rows of a run
- *  (docs/algorithms/spmm-csr.md). Without long rows or runs to count (merge-path,
- *  CSR-vector) it does not wait.
+ *  (docs/algorithms/spmm-csr.md). Without long rows or runs to count (merge-path; an
+ *  op(A) whose rows cannot be long, having too few columns) it does not wait.
  *  The block family (TCS_SPMM_BSR_TC, BSR A, and DEFAULT where it considers the blocks)
  *  builds its format on the GPU (rows in A's order or in an order that groups rows with
  *  similar columns, whichever needs fewer blocks; see tcsSpMM_getBlockCounts) and waits

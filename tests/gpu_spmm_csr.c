@@ -1168,8 +1168,8 @@ static void test_rowwise_chunks(void** state) {
  * the n == 1 cases now reach row-split and its long-row blocks), which no algorithm
  * value forces: lanes per row from 2 to 32 (mean row lengths of
  * about 0.9, 5.8, 9.5 and 41: 2, 8, 16 and 32 lanes; in their transposes 1.4, 2.3, 7.1
- * and 41: 2, 4, 8 and 32 lanes), two rows of 4000 entries walked by eight lanes, empty
- * rows, unsorted columns, a last tile of columns partly outside C
+ * and 41: 2, 4, 8 and 32 lanes), two rows of 4000 entries (long rows, which CSR-vector's
+ * long rows' kernel sums: test_vector_long_rows), empty rows, unsorted columns, a last tile of columns partly outside C
  * (n = 7, 13), n = 16 and 17 on either side of the rule's limit and 33 beyond it. op(B)
  * is column-wise (B column-major, or row-major and transposed); for n == 1 also plain
  * row-major B. Every element type; base, beta (0 with NaN in C, or not), pointer mode,
@@ -1211,6 +1211,47 @@ static void test_vector_rows(void** state) {
                         check_case(&mats[mi], &sc);
                     }
     for (int mi = 0; mi < 4; ++mi) tcst_csr_free(&mats[mi]);
+}
+
+/* CSR-vector's long rows (cpp/spmm/csr/vector_rows.cuh, plan_vector_long_rows in
+ * geometry.hpp): the automatic rule takes CSR-vector for a column-wise op(B) at n = 2 to
+ * 16, and rows beyond the plan's threshold are listed in the buffer by every call (by
+ * preprocess, or by the call itself) and summed by the long rows' kernel, so that a
+ * call gives bitwise the same C with and without preprocess. Hub rows among short
+ * ones: an R-MAT graph of 65536 rows (scale 16: its groups fill an H100 or H200, long
+ * rows a warp each, hubs of thousands cut into parts at small n; opA = T too) and 500
+ * rows with four of 5000 (groups that leave the device underfilled: a block per long
+ * row). B and C column-major, n = 2, 3, 4, 8, 13, 16, fp32 and fp64, every automatic
+ * algorithm value; each case preprocessed, then made on a buffer preprocess never saw
+ * (bitwise the same C), with 64-bit indices against 32-bit ones (bitwise), all against
+ * the reference; base, beta and pointer mode rotate. */
+static void test_vector_long_rows(void** state) {
+    (void)state;
+    static const int64_t all_ns[] = {2, 3, 4, 8, 13, 16}, quick_ns[] = {2, 16};
+    const int64_t* ns = fx.quick ? quick_ns : all_ns;
+    const int n_count = fx.quick ? 2 : 6;
+    tcst_csr mats[2];
+    assert_int_equal(
+        tcst_gen_rmat(fx.quick ? 14 : 16, 8, 0.57, 0.19, 0.19, tcst_rng_next(&fx.rng), &mats[0]), 0);
+    gen_mixed(&mats[1], 500, 6000, 6, 0.1, 4, 5000, 0.0);
+    tcst_csr_shuffle_columns(&mats[1], tcst_rng_next(&fx.rng));
+    int count = 0;
+    for (int mi = 0; mi < 2; ++mi)
+        for (int type = FP32; type <= FP64; ++type)
+            for (int ni = 0; ni < n_count; ++ni, ++count) {
+                spmm_case sc = plain_case(type, ns[ni], DEFAULT_LIKE[count % 4]);
+                sc.b_row = 0;
+                sc.c_row = 0;
+                sc.trans_a = mi == 0 && ni % 3 == 1;
+                sc.wide = 1;
+                sc.plain_too = 1;
+                sc.base = count % 2;
+                sc.beta = (count / 2) % 2 ? 0.5 : 0.0;
+                sc.device_scalars = (count / 3) % 2;
+                check_case(&mats[mi], &sc);
+            }
+    tcst_csr_free(&mats[0]);
+    tcst_csr_free(&mats[1]);
 }
 
 /* Millions of nonzeros: merge-path segments longer than the minimum, a carry-out in
@@ -1374,7 +1415,9 @@ static void test_preprocess_then_new_values(void** state) {
  * holds the analysis too: the opA = T radix sort, the partition). New values of A
  * between replays reach the result. The last two runs take the automatic rule's
  * row-split at n == 1 (its one-column kernel, which the captured call must launch; very
- * long rows cut into parts) and CSR-vector (column-major B, n = 7). */
+ * long rows cut into parts) and CSR-vector (column-major B, n = 7), the last with two
+ * rows of 400 among rows of up to 16, which CSR-vector's long rows' kernel sums from
+ * the lists the call without preprocess makes itself. */
 static void test_graph_capture(void** state) {
     (void)state;
     static const struct {
@@ -1384,7 +1427,8 @@ static void test_graph_capture(void** state) {
         int b_row;
     } runs[] = {{TCS_SPMM_CSR_MERGE, 1, 32, 1},   {TCS_SPMM_CSR_ROWSPLIT, 0, 32, 1},
                 {TCS_SPMM_ALG_DEFAULT, 1, 32, 1}, {TCS_SPMM_CSR_MERGE, 0, 32, 1},
-                {TCS_SPMM_ALG_DEFAULT, 0, 1, 1},  {TCS_SPMM_ALG_DEFAULT, 1, 7, 0}};
+                {TCS_SPMM_ALG_DEFAULT, 0, 1, 1},  {TCS_SPMM_ALG_DEFAULT, 1, 7, 0},
+                {TCS_SPMM_ALG_DEFAULT, 0, 7, 0}};
     cudaStream_t stream;
     CUDA_OK(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
     assert_ok(tcsSetStream(fx.handle, stream));
@@ -1638,6 +1682,7 @@ int main(void) {
         cmocka_unit_test(test_rowwise_copies),
         cmocka_unit_test(test_rowwise_chunks),
         cmocka_unit_test(test_vector_rows),
+        cmocka_unit_test(test_vector_long_rows),
         cmocka_unit_test(test_large),
         cmocka_unit_test(test_no_nonzeros),
         cmocka_unit_test(test_empty_output),

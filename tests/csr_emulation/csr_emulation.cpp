@@ -12,8 +12,11 @@
 // runs of empty rows and a lone long row, each width against the reference (its sums
 // depend on the schedule), and the transposed copy with it; without atomics the
 // one-column kernel reads A's values in place through the copy's permutation, bitwise as
-// over the host's A^T. Timing, the memory model and the 16-bit types are the GPU tests'
-// (gpu_spmm_csr, gpu_spmv).
+// over the host's A^T. CSR-vector (column-major B, n = 2 to 16) on hub rows among short
+// ones: its long rows' kernel over the lists (warps, blocks, very long rows in parts),
+// each call also made the other way (with or without preprocess) and bitwise the same.
+// Timing, the memory model and the 16-bit types are the GPU tests' (gpu_spmm_csr,
+// gpu_spmv).
 #include "core/device.hpp"
 #include "emulated_indices.hpp"
 #include "emulation_check.hpp"
@@ -56,6 +59,8 @@ struct config {
     bool preprocess = true;
     double beta = 0.0;
     bool atomics = false;  // SpMV with opA = T may scatter (problem::atomics)
+    bool both_ways = false;  // also with preprocess if not, without if so: bitwise the same C
+    bool long_rows = false;  // CSR-vector's long rows' kernel must run in every call
 };
 
 double get(const void* p, std::size_t i, bool dbl) {
@@ -163,17 +168,26 @@ bool check(const char* name, const tcst_csr& a0, const config& c, const tcs::dev
     const bool scatters = c.atomics && c.trans_a && n == 1 && !c.preprocess && a.nnz > 0;
     const long scatters_before = emu::launches_of("scatter_column_kernel");
     const long merges_before = emu::launches_of("merge_path_kernel");
+    const long long_before = emu::launches_of("vector_long_rows_kernel");
     const auto narrow = multiply(a, c, false, b, c0, dev, seed * 31 + 1);
     const auto wide = multiply(a, c, true, b, c0, dev, seed * 31 + 2);
     const long scattered = emu::launches_of("scatter_column_kernel") - scatters_before;
     const long merged = emu::launches_of("merge_path_kernel") - merges_before;
+    std::vector<unsigned char> other = narrow;
+    if (c.both_ways) {
+        config o = c;
+        o.preprocess = !c.preprocess;
+        other = multiply(a, o, false, b, c0, dev, seed * 31 + 3);
+    }
+    const long long_runs = emu::launches_of("vector_long_rows_kernel") - long_before;
+    const int calls = c.both_ways ? 3 : 2;
     // Merge-path: the partition preprocess caches gives bitwise the C of a call without it.
     const bool merge = c.alg == spmm::csr_kernel::merge_path && m > 0 && n > 0 && a.nnz > 0 && k > 0;
     bool plain_same = true;
     if (merge) {
-        config other = c;
-        other.preprocess = !c.preprocess;
-        plain_same = multiply(a, other, false, b, c0, dev, seed * 31 + 3) == narrow;
+        config o = c;
+        o.preprocess = !c.preprocess;
+        plain_same = multiply(a, o, false, b, c0, dev, seed * 31 + 3) == narrow;
     }
     const double tol = c.dbl ? 1e-12 : 1e-5;
     auto meets_reference = [&](const std::vector<unsigned char>& got, const char* width) {
@@ -196,6 +210,10 @@ bool check(const char* name, const tcst_csr& a0, const config& c, const tcs::dev
     CHECK(scattered == (scatters ? 2 : 0), "%s: the scatter ran %ld times, expected %d", name,
           scattered, scatters ? 2 : 0);
     CHECK(scatters || narrow == wide, "%s: 64-bit indices give another C than 32-bit ones", name);
+    CHECK(other == narrow, "%s: %s preprocess gives another C than %s", name,
+          c.preprocess ? "without" : "with", c.preprocess ? "with" : "without");
+    CHECK(!c.long_rows || long_runs == calls, "%s: the long rows' kernel ran %ld times, expected %d",
+          name, long_runs, calls);
     CHECK(!merge || merged == 2, "%s: merge_path_kernel ran %ld times, expected 2", name, merged);
     CHECK(plain_same, "%s: merge-path with and without preprocess differ bitwise", name);
     return true;
@@ -385,8 +403,52 @@ void check_merge_tiles(const tcs::device_info& dev) {
     tcst_csr_free(&hubs);
 }
 
+// CSR-vector (the automatic rule's kernel for a column-wise op(B), n = 2 to 16) on
+// hub rows among short ones (vector_rows.cuh, plan_vector_long_rows in geometry.hpp):
+// the groups skip the rows beyond the plan's threshold and the long rows' kernel sums
+// them from the lists, the same whether preprocess or the call itself listed them.
+// B column-major; C either way, base, beta and preprocess rotate; fp32 and fp64; both
+// index widths (check). The matrices, on the emulation's two SMs:
+//   - five rows of 2500 among rows of 0..6: very long rows (tier 1), in parts where a
+//     row has at most two slabs of V columns (fp32 n <= 8, fp64 n <= 4), whole beyond;
+//   - fifty rows of 300 among rows of 0..8: long rows (tier 0), a warp each;
+//   - sixty rows with five of 600: at small n groups that leave the device
+//     underfilled, a block per long row;
+//   - an R-MAT graph (scale 10), both as stored and transposed.
+void check_vector_long_rows(const tcs::device_info& dev) {
+    tcst_csr mats[4];
+    mats[0] = mixed(400, 3000, 6, 97, 2500, seed + 4);
+    mats[1] = mixed(2000, 1500, 8, 40, 300, seed + 5);
+    mats[2] = mixed(60, 700, 6, 13, 600, seed + 6);
+    if (tcst_gen_rmat(10, 8, 0.57, 0.19, 0.19, seed + 7, &mats[3]) != 0) std::abort();
+    const char* names[] = {"CSR-vector, very long", "CSR-vector, long", "CSR-vector, few rows",
+                           "CSR-vector, R-MAT"};
+    const std::int64_t ns[] = {2, 3, 4, 5, 8, 13, 16};
+    int count = 0;
+    for (int m = 0; m < 4; ++m)
+        for (int dbl = 0; dbl < 2; ++dbl)
+            for (int ni = 0; ni < 7; ++ni) {
+                if ((ni + m + dbl) % 2 != 0) continue;
+                config c;
+                c.dbl = dbl;
+                c.n = ns[ni];
+                c.trans_a = m == 3 && ni % 4 == 0;
+                c.b_row = false;
+                c.c_row = count % 3 == 0;
+                c.base = count % 2;
+                c.beta = count % 4 == 1 ? -0.5 : 0.0;
+                c.preprocess = (count / 2) % 2 == 0;
+                c.both_ways = true;
+                c.long_rows = m != 3 || !c.trans_a;
+                check(names[m], mats[m], c, dev);
+                ++count;
+            }
+    for (auto& a : mats) tcst_csr_free(&a);
+}
+
 void run_suite(const tcs::device_info& dev) {
     check_buffer_bounds(dev);
+    check_vector_long_rows(dev);
     tcst_csr a = mixed(300, 260, 9, 61, 250, seed);
     tcst_csr runs;  // consecutive rows with one pattern: row-split's windows of runs
     if (tcst_gen_stencil27(5, 5, 4, 4, seed + 1, &runs) != 0) std::abort();

@@ -1,12 +1,13 @@
 // The CSR family of SpMM (merge-spmm) behind plan.hpp's interface (csr_family_plan):
 // what a call needs (shape), where it lives in the caller's buffer (carve),
-// what preprocess caches (A^T, row-split's list of long rows, merge-path's partition)
+// what preprocess caches (A^T, row-split's and CSR-vector's lists of long rows,
+// merge-path's partition)
 // and how a run becomes a product launch for the element type (product.hpp,
 // launch.cuh).
 //
 // Buffer layout (one carving serves the size query, preprocess and run: the algorithm
-// and geometry follow from the problem's sizes alone; CSR-vector uses none of it but
-// A^T):
+// and geometry follow from the problem's sizes alone; CSR-vector uses only A^T and the
+// long rows' counts, lists, tickets and partial sums):
 //   shared region  transpose build scratch (sorted keys, positions, CUB temp) during
 //                  analyse; during the product, merge-path's carry-out records or
 //                  row-split's row-wise copy of a column-wise op(B) (rules.hpp): no
@@ -15,9 +16,9 @@
 //                  column indices, permutation, values (none where the one-column
 //                  kernel reads A's in place: rules.hpp, reads_transpose_in_place)
 //                  the scatter: the partition of A's merge path (warp start rows)
-//                  row-split: the counts and lists of long rows, the very long rows'
-//                  tickets (zero between runs) and partial sums; the row-wise copy of
-//                  a column-major C
+//                  row-split and CSR-vector: the counts and lists of long rows, the
+//                  very long rows' tickets (zero between runs) and partial sums;
+//                  row-split: the row-wise copy of a column-major C
 //                  merge-path: the partition (tile start rows)
 // Row-split's copies hold the columns of one pass: all n, or kChunkColumns where all n
 // would take more than kCopyBudgetBytes (rules.hpp).
@@ -54,7 +55,7 @@ struct shape {
     bool rowwise_b = false;  // row-split reads a row-wise copy of a column-wise op(B)
     bool rowwise_c = false;  // row-split writes column-major C through a row-wise copy
     geometry geo;              // for passes of `width` columns
-    long_plan longs;   // row-split
+    long_plan longs;   // row-split, CSR-vector
     bool runs_possible = false;  // row-split: preprocess counts runs of rows (rules.hpp)
     segmentation seg;  // merge-path; the scatter: segments of A's merge path as stored
     row_group group;   // CSR-vector
@@ -147,6 +148,8 @@ shape shape_of(const problem& p) {
         s.geo = choose_geometry(s.n, element_bytes);
     }
     s.group = choose_row_group(s.m, s.nnz, s.n);
+    if (s.kernel == csr_kernel::vector_rows)
+        s.longs = plan_vector_long_rows(s.group.lanes, s.m, s.k, s.nnz, s.n, element_bytes, p.device);
     if (s.kernel == csr_kernel::merge_path)  // one pass of all n columns
         s.seg = choose_segments(s.m + s.nnz, s.m, s.geo, slab_count(s.n, s.geo), p.device);
     return s;
@@ -154,7 +157,7 @@ shape shape_of(const problem& p) {
 
 struct carved {
     transposed_csr t;        // opA = T, but for the scatter
-    int* long_counts = nullptr;          // row-split: a count per tier of long rows,
+    int* long_counts = nullptr;          // row-split, CSR-vector: a count per tier of long rows,
     std::size_t long_zeroed = 0;         // followed by the tickets: ints zeroed by analyse
     int* long_lists[2] = {nullptr, nullptr};
     void* partials = nullptr;
@@ -282,7 +285,8 @@ void partition(const problem& p, const shape& s, const carved& b) {
     });
 }
 
-// Row-split's plan with its lists in the buffer (row_blocks is the launcher's).
+// Row-split's (or CSR-vector's) plan with its lists in the buffer (row_blocks is the
+// launcher's).
 split_view split_of(const shape& s, const carved& b) {
     split_view v;
     if (!s.longs.any()) return v;
@@ -303,8 +307,8 @@ split_view split_of(const shape& s, const carved& b) {
     return v;
 }
 
-// What depends only on A's structure, part 2 for row-split: the list of long rows,
-// left on the device (the kernel reads its count there).
+// What depends only on A's structure, part 2 for row-split and CSR-vector: the list of
+// long rows, left on the device (the kernel reads its count there).
 void list_long_rows(const problem& p, const shape& s, const carved& b) {
     if (!s.longs.any()) return;
     const csr_rows a = op_a(p, b);
@@ -506,7 +510,8 @@ public:
         x.kernel = s.kernel;
         x.geo = s.geo;
         x.group = s.group;
-        if (s.kernel == csr_kernel::row_split) x.split = split_of(s, b);
+        if (s.kernel == csr_kernel::row_split || s.kernel == csr_kernel::vector_rows)
+            x.split = split_of(s, b);
         if (preprocessed && s.runs_possible &&
             (found.runs == run_window(0) || found.runs == run_window(1)))
             x.runs = found.runs;

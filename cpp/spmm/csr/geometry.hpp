@@ -400,6 +400,32 @@ inline long_plan plan_long_rows(const geometry& g, std::int64_t m, std::int64_t 
     return p;
 }
 
+// CSR-vector's long rows (vector_rows.cuh): the same tiers, lists and tasks as
+// row-split's, planned for tasks of one column lane (slabs of V columns of op(B), read
+// element by element as CSR-vector reads a column-wise op(B)) and from the groups' L
+// lanes per row (row_group, rules.hpp) as their nonzero lanes: a row is long beyond
+// kLongChunks load batches of 4 nonzeros of each of its L lanes (16 L nonzeros, or the
+// thresholds' minimum and mean factor), wherever the preprocess ran or not; the groups
+// skip it and the grid's first blocks take it (warps, blocks, parts as above). The
+// summation order of every row so depends only on op(A)'s sizes and that row's length.
+// No plan where no row can be long: an op(A) with at most `threshold` columns has no
+// row longer (but for duplicate entries, which the groups then sum themselves), and the
+// run lists nothing and launches no long-row block.
+// Why: a group of L lanes walked a hub row of thousands of nonzeros alone, the tail of
+// the whole product on power-law graphs. docs/algorithms/spmm-csr.md, "CSR-vector and
+// long rows".
+inline long_plan plan_vector_long_rows(int group_lanes, std::int64_t m, std::int64_t k,
+                                       std::int64_t nnz, std::int64_t n,
+                                       std::size_t element_bytes, const device_info* device) {
+    geometry g;
+    g.width = int(kVectorBytes / element_bytes);
+    g.strided = true;  // unroll(): 4 nonzeros per load batch
+    g.rows_lanes = g.chain_lanes = group_lanes;
+    const long_plan p = plan_long_rows(g, m, nnz, n, device);
+    if (k <= p.tiers[0].threshold) return {};
+    return p;
+}
+
 // Row-split's plan as the kernel sees it. Tier 0: long rows, tier 1: very long rows.
 struct split_view {
     int threshold = 0x7fffffff;            // rows longer than this are listed, not the groups'

@@ -222,14 +222,24 @@ void launch_shape(const product& p) {
         launch_product<I, T, TC, G, NV, false>(p);
 }
 
-// CSR-vector: one launch, L lanes per row, TN columns per pass (rules.hpp).
+// CSR-vector: the long rows' kernel where the plan has long rows (preprocess's counts,
+// or the lists' bound: plan_vector_long_rows, geometry.hpp), then the groups' kernel, L
+// lanes per row, TN columns per pass (rules.hpp). Very long rows cut into parts take
+// the kernel with part tasks (the lean ones: one column lane), the rest kWhole.
 template <class I, class T, class TC, int L, int TN>
 void launch_vector_rows(const product& p) {
     const operands<I, T, TC> o(p);
+    const split_view& S = p.split;
+    if (S.long_blocks > 0) {
+        auto long_rows = vector_long_rows_kernel<T, TC, kWhole, I>;
+        if (S.parts > 1) long_rows = vector_long_rows_kernel<T, TC, kPartsFilled, I>;
+        launch("vector_long_rows_kernel", long_rows, dim3(unsigned(S.long_blocks)), kThreads, 0,
+               p.stream, o.A, o.B, o.C, o.alpha, o.beta, S);
+    }
     constexpr std::int64_t rows_per_block = kThreads / L;
     const int blocks = grid_for(p.rows, rows_per_block, kBlockPerItem);
     launch("vector_rows_kernel", vector_rows_kernel<T, TC, L, TN, I>, dim3(unsigned(blocks)),
-           kThreads, 0, p.stream, o.A, o.B, o.C, o.alpha, o.beta);
+           kThreads, 0, p.stream, o.A, o.B, o.C, o.alpha, o.beta, S.threshold);
 }
 
 template <class I, class T, class TC, int TN>

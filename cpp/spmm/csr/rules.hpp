@@ -50,9 +50,9 @@ namespace tcs::spmm::csr {
 inline constexpr std::int64_t kVectorRowsMaxColumns = 16;
 
 // Whether the automatic rule takes CSR-vector: column-wise op(B) from n = 2 up to
-// kVectorRowsMaxColumns. Not n == 1: CSR-vector has no answer to long rows (its geomean
-// over the suite there is below row-split's, though it is faster on the regular
-// matrices).
+// kVectorRowsMaxColumns. Not n == 1: there CSR-vector's groups, measured before they
+// handed long rows to a kernel of their own (vector_rows.cuh), had a geomean over the
+// suite below row-split's, though they were faster on the regular matrices.
 inline bool prefers_vector_rows(std::int64_t n, bool b_columns) {
     return n > 1 && b_columns && n <= kVectorRowsMaxColumns;
 }
@@ -63,8 +63,9 @@ inline constexpr int kVectorTile = 8;
 
 // CSR-vector (vector_rows.cuh) lays its lanes over A's nonzeros: a group of `lanes`
 // lanes per row of op(A), each lane summing every lanes-th nonzero for `tile` columns of
-// C at a time. It needs no buffer and no partition, so it leaves row-split's geometry
-// (geometry.hpp, and the merge-path buffer carved from it) untouched.
+// C at a time. Its groups need no buffer and no partition (its long rows' lists are
+// planned apart, plan_vector_long_rows in geometry.hpp), so it leaves row-split's
+// geometry (geometry.hpp, and the merge-path buffer carved from it) untouched.
 struct row_group {
     int lanes = 2;  // L: lanes per row, a power of two in [2, 32]
     int tile = 4;   // TN: columns per pass over the row (4 or 8)
