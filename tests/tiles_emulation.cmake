@@ -17,6 +17,7 @@ if(CMAKE_SYSTEM_NAME STREQUAL "Linux")
       ${PROJECT_SOURCE_DIR}/cpp/spgemm/hash/products.cu)
   tcs_add_emulation_program(tiles_emulation
     ${CMAKE_CURRENT_SOURCE_DIR}/tiles_emulation/tiles_emulation.cpp
+    ${PROJECT_SOURCE_DIR}/cpp/formats/tile_sample.cpp
     ${TCS_TILES_EMU_KERNELS})
   add_test(NAME tiles_emulation COMMAND tiles_emulation)
   set_tests_properties(tiles_emulation PROPERTIES LABELS host TIMEOUT 900 ENVIRONMENT "TCS_TEST_QUICK=1")

@@ -10,6 +10,19 @@
 namespace tcs::formats {
 namespace {
 
+// Entry i of raw index bytes `width` (4 or 8) wide, as 64-bit.
+std::int64_t index_at(const unsigned char* raw, std::size_t width, std::int64_t i) {
+    const unsigned char* at = raw + std::size_t(i) * width;
+    if (width == 8) {
+        std::int64_t v;
+        std::memcpy(&v, at, 8);
+        return v;
+    }
+    std::int32_t v;
+    std::memcpy(&v, at, 4);
+    return v;
+}
+
 // n entries of an index array of width `type`, from element `first` on, as 64-bit.
 std::vector<std::int64_t> read_indices(const void* array, index_type type, std::int64_t first,
                                        std::int64_t n, cudaStream_t stream) {
@@ -20,15 +33,7 @@ std::vector<std::int64_t> read_indices(const void* array, index_type type, std::
                "tile sample: read indices");
     check_cuda(cudaStreamSynchronize(stream), "tile sample: read indices");
     std::vector<std::int64_t> out(static_cast<std::size_t>(n));
-    for (std::int64_t i = 0; i < n; ++i) {
-        if (width == 8) {
-            std::memcpy(&out[std::size_t(i)], &raw[std::size_t(i) * 8], 8);
-        } else {
-            std::int32_t v;
-            std::memcpy(&v, &raw[std::size_t(i) * 4], 4);
-            out[std::size_t(i)] = v;
-        }
-    }
+    for (std::int64_t i = 0; i < n; ++i) out[std::size_t(i)] = index_at(raw.data(), width, i);
     return out;
 }
 
@@ -63,16 +68,8 @@ tile_sample sample_tiles(const csr_view& m, int stretches, int panels, std::int6
     std::vector<std::int64_t> tile_cols;
     for (int r = 0; r < runs; ++r) {
         std::vector<std::int64_t> offsets(std::size_t(run_rows) + 1);
-        for (std::int64_t i = 0; i <= run_rows; ++i) {
-            const unsigned char* at = &raw[std::size_t(r) * row_bytes + std::size_t(i) * width];
-            if (width == 8) {
-                std::memcpy(&offsets[std::size_t(i)], at, 8);
-            } else {
-                std::int32_t v;
-                std::memcpy(&v, at, 4);
-                offsets[std::size_t(i)] = v;
-            }
-        }
+        for (std::int64_t i = 0; i <= run_rows; ++i)
+            offsets[std::size_t(i)] = index_at(&raw[std::size_t(r) * row_bytes], width, i);
         const std::int64_t begin = offsets[0] - m.base;
         std::int64_t end = offsets[std::size_t(run_rows)] - m.base;
         // Offsets that are not increasing within [0, nnz] describe no matrix the sample can

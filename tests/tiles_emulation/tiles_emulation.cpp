@@ -11,6 +11,7 @@
 #include "core/device.hpp"
 #include "core/error.hpp"
 #include "emulated_spgemm.hpp"
+#include "formats/bitmap_tiles.hpp"
 #include "simt.hpp"
 #include "spgemm/plan.hpp"
 #include "spgemm/rule.hpp"
@@ -458,6 +459,12 @@ bool check_rules() {
     const problem short_rows = shape(200000, 200000, 200000, 2000000, 2000000, f64);
     CHECK(from_shape(short_rows, kDefaultRule) == verdict::hash, "default: rows of 10 not hash");
     CHECK(from_shape(short_rows, kExplicitRule) == verdict::measure, "explicit: rows of 10 not measured");
+    // Rows of 10 in operands of 2^22 entries or more: the default samples the tiles first;
+    // rows under 4 stay hash by shape.
+    const problem large_short = shape(500000, 500000, 500000, 5000000, 5000000, f64);
+    CHECK(from_shape(large_short, kDefaultRule) == verdict::probe, "default: large rows of 10 not probed");
+    CHECK(from_shape(shape(2000000, 2000000, 2000000, 6000000, 6000000, f64), kDefaultRule) == verdict::hash,
+          "default: large rows of 3 not hash");
     // Long rows, square: both measure.
     const problem square = shape(10000, 10000, 10000, 300000, 300000, f64);
     CHECK(from_shape(square, kDefaultRule) == verdict::measure, "default: square not measured");
@@ -483,6 +490,37 @@ bool check_rules() {
     return true;
 }
 
+// The probe's sample (formats::sample_tiles) over a band of half-width 4: every panel
+// away from the ends holds 72 entries in 3 tiles, so the sample counts exactly that,
+// whatever the offsets' and columns' width and the index base; an entry cap stops a run
+// at its last whole panel.
+bool check_tile_sample() {
+    tcst_csr band;
+    if (tcst_gen_banded(20000, 4, base_seed, &band) != 0) std::abort();
+    for (int wide = 0; wide < 2; ++wide)
+        for (int base = 0; base < 2; ++base) {
+            std::vector<std::int64_t> rp64(std::size_t(band.rows) + 1), ci64(std::size_t(band.nnz));
+            std::vector<int> rp32(rp64.size()), ci32(ci64.size());
+            for (std::size_t i = 0; i < rp64.size(); ++i) rp32[i] = int(rp64[i] = band.row_ptr[i] + base);
+            for (std::size_t i = 0; i < ci64.size(); ++i) ci32[i] = int(ci64[i] = band.col_idx[i] + base);
+            tcs::csr_view v;
+            v.rows = band.rows, v.cols = band.cols, v.nnz = band.nnz, v.base = base;
+            v.offsets = v.columns = wide ? tcs::index_type::i64 : tcs::index_type::i32;
+            v.row_ptr = wide ? static_cast<const void*>(rp64.data()) : rp32.data();
+            v.col_idx = wide ? static_cast<const void*>(ci64.data()) : ci32.data();
+            const tcs::formats::tile_sample all = tcs::formats::sample_tiles(v, 2, 64, 16384, nullptr);
+            CHECK(all.entries == 2 * 64 * 72 && all.tiles == 2 * 64 * 3,
+                  "tile sample (wide %d, base %d): %lld entries in %lld tiles, expected %d in %d", wide, base,
+                  (long long)all.entries, (long long)all.tiles, 2 * 64 * 72, 2 * 64 * 3);
+            const tcs::formats::tile_sample capped = tcs::formats::sample_tiles(v, 2, 64, 100, nullptr);
+            CHECK(capped.entries == 2 * 72 && capped.tiles == 2 * 3, "tile sample capped at 100 entries: %lld in %lld",
+                  (long long)capped.entries, (long long)capped.tiles);
+        }
+    tcst_csr_free(&band);
+    std::printf("  the probe's tile sample on a band (both widths, both bases, an entry cap)\n");
+    return true;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -504,6 +542,7 @@ int main(int argc, char** argv) {
         if (quick) std::printf("TCS_TEST_QUICK: one device of two (the seed's parity)\n");
     }
     check_rules();
+    check_tile_sample();
     std::printf("corrupt structure, validation off:\n");
     corrupt_suite(h100, 64);
     return tcst::finish("tiles_emulation");
