@@ -148,7 +148,7 @@ void fill_tiles(const csr_view& m, int tile_base, tile_range* range, bitmap_tile
 void pack_values(const void* values, const int* source, std::int64_t nnz, value_type type,
                  void* packed, cudaStream_t stream);
 
-// A sample of m's tile density: `stretches` runs of `panels` whole panels each, spread
+// A sample of m's tile density: `runs` runs of `panels` whole panels each, spread
 // evenly over the rows, read back to the host (their row offsets in one copy, then each
 // run's columns, at most `max_entries` of them; a panel past that is left out). The
 // copies wait for the stream's earlier work. Host arithmetic only, no kernel.
@@ -157,7 +157,7 @@ struct tile_sample {
     // Entries per nonempty tile of the sample; 0 for an empty sample.
     double density() const { return tiles > 0 ? double(entries) / double(tiles) : 0.0; }
 };
-tile_sample sample_tiles(const csr_view& m, int stretches, int panels, std::int64_t max_entries,
+tile_sample sample_tiles(const csr_view& m, int runs, int panels, std::int64_t max_entries,
                          cudaStream_t stream);
 
 }  // namespace tcs::formats

@@ -39,34 +39,34 @@ std::vector<std::int64_t> read_indices(const void* array, index_type type, std::
 
 }  // namespace
 
-tile_sample sample_tiles(const csr_view& m, int stretches, int panels, std::int64_t max_entries,
+tile_sample sample_tiles(const csr_view& m, int runs, int panels, std::int64_t max_entries,
                          cudaStream_t stream) {
     tile_sample out;
-    if (m.rows == 0 || m.nnz == 0 || stretches < 1 || panels < 1) return out;
+    if (m.rows == 0 || m.nnz == 0 || runs < 1 || panels < 1) return out;
     const std::int64_t run_rows = std::min<std::int64_t>(m.rows, std::int64_t(panels) * kTileDim);
     // Runs at equal distances (a whole number of panels apart, centred), so that one
     // strided copy reads all their row offsets; one run in the middle where the matrix
     // is too short for them to be apart.
     const std::int64_t room = m.rows - run_rows;
-    std::int64_t stride = room / stretches;
+    std::int64_t stride = room / runs;
     stride -= stride % kTileDim;
-    const int runs = stride > run_rows ? stretches : 1;
-    if (runs == 1) stride = 0;
-    std::int64_t first_row = runs == 1 ? room / 2 : stride / 2;
+    const int read_runs = stride > run_rows ? runs : 1;
+    if (read_runs == 1) stride = 0;
+    std::int64_t first_row = read_runs == 1 ? room / 2 : stride / 2;
     first_row -= first_row % kTileDim;
 
     const std::size_t width = m.offsets == index_type::i64 ? 8 : 4;
     const std::size_t row_bytes = std::size_t(run_rows + 1) * width;
-    const std::size_t pitch = runs == 1 ? row_bytes : std::size_t(stride) * width;
-    std::vector<unsigned char> raw(row_bytes * std::size_t(runs));
+    const std::size_t pitch = read_runs == 1 ? row_bytes : std::size_t(stride) * width;
+    std::vector<unsigned char> raw(row_bytes * std::size_t(read_runs));
     const auto* src = static_cast<const unsigned char*>(m.row_ptr) + std::size_t(first_row) * width;
-    check_cuda(cudaMemcpy2DAsync(raw.data(), row_bytes, src, pitch, row_bytes, std::size_t(runs),
+    check_cuda(cudaMemcpy2DAsync(raw.data(), row_bytes, src, pitch, row_bytes, std::size_t(read_runs),
                                  cudaMemcpyDeviceToHost, stream),
                "tile sample: read row offsets");
     check_cuda(cudaStreamSynchronize(stream), "tile sample: read row offsets");
 
     std::vector<std::int64_t> tile_cols;
-    for (int r = 0; r < runs; ++r) {
+    for (int r = 0; r < read_runs; ++r) {
         std::vector<std::int64_t> offsets(std::size_t(run_rows) + 1);
         for (std::int64_t i = 0; i <= run_rows; ++i)
             offsets[std::size_t(i)] = index_at(&raw[std::size_t(r) * row_bytes], width, i);
