@@ -175,6 +175,10 @@ void register_spmm_width(const matrix_case& mc, const run_counts& runs) {
             c.n = n;
             add<tcsparse_lib>("spmm_width", mc, c, tcsparse_lib::spmm_default, tcsparse_lib::name, runs.spmm);
             add<cusparse_lib>("spmm_width", mc, c, cusparse_lib::spmm_default, cusparse_lib::name, runs.spmm);
+            // Row-split forced where DEFAULT takes CSR-vector (column-wise op(B), n = 2..32):
+            // where the automatic rule's upper bound should lie.
+            if (!c.row_major && n > 1 && n <= 32)
+                add<tcsparse_lib>("spmm_width", mc, c, TCS_SPMM_CSR_ROWSPLIT, "rowsplit", runs.spmm);
         }
 }
 

@@ -1072,12 +1072,15 @@ TCS_API tcsStatus_t tcsSpGEMMreuse_compute(tcsHandle_t handle, tcsOperation_t op
  *  column indices takes 4 more bytes of scratch per nonzero. Besides what
  *  tcsSpMM_preprocess keeps, it holds, for the row-split algorithm (the CSR family's
  *  choice except for column-wise op(B) with n <= 16), a row-wise copy of a column-wise
- *  op(B) (B column-major, or row-major with opB = TRANSPOSE) of k x n elements and a
+ *  op(B) (B column-major, or row-major with opB = TRANSPOSE) of k x n elements, or a
+ *  padded copy of a row-major op(B) whose n is no multiple of a 16-byte vector (4 fp32,
+ *  2 fp64, 8 16-bit elements; rows padded to that multiple, whatever ldb), and a
  *  row-wise m x n copy of a column-major C in the compute type, where they make the call
  *  faster (sizes in docs/algorithms/spmm-csr.md); TCS_SPMM_CSR_MERGE needs neither.
  *  Where the copies of all n columns would exceed 128 MiB, tcsSpMM does the columns 32 at
  *  a time and the buffer holds the copies of 32 columns: the size is then the one for
- *  n = 32.
+ *  n = 32, plus, for such a row-major op(B), the copy of its 32 columns (which n = 32
+ *  itself, a whole number of vectors, does without).
  *  For the block family the buffer holds its format, bounded by A's entries E (nnz; for
  *  BSR every element of its blocks) and rows m, so that no analysis is needed to size
  *  it: 12 E + 12 m bytes at most for the blocks (a 16-bit row mask and a column index

@@ -8,8 +8,9 @@
  * CSR-vector family for column-wise op(B) up to n = 16), preprocess then new values
  * of A, runs without preprocess, CUDA graph capture and replay, bitwise-identical
  * repeated runs, runs of rows with one pattern (the kernel preprocess picks for them,
- * read from a captured call, and bitwise the same C without them), Matrix Market
- * files, element offsets beyond 2^31.
+ * read from a captured call, and bitwise the same C without them), a row-major op(B)
+ * whose n is no multiple of a 16-byte vector read through its padded copy (the kernel
+ * read from a captured call), Matrix Market files, element offsets beyond 2^31.
  *
  * Every entry must satisfy |x - ref| <= tol * (sum of |products| + |beta*C|), tol 1e-5
  * for fp32, 1e-12 for fp64, 1e-2 for fp16/bf16 (plus one fp16 subnormal step for
@@ -281,6 +282,7 @@ typedef struct {
     int new_values;                       /* then new values of A, same structure, run again */
     int64_t same_buffer_as_n; /* > 0: the buffer must be the size the same call with this
                                * n (fewer columns of op(B) and C) asks for */
+    size_t extra_bytes;       /* with same_buffer_as_n: that size plus this many bytes */
     int plain_too;            /* also run on a buffer preprocess never saw: bitwise the
                                * same C as the first run */
     int wide;                 /* A with TCS_INDEX_64I offsets and columns; the same call
@@ -538,9 +540,9 @@ static void check_case(const tcst_csr* a_in, const spmm_case* sc) {
         assert_ok(tcsCreateDnMat(&nc, m, w, c.ld, tcst_dense_values(&c), ty->c,
                                  sc->c_row ? TCS_ORDER_ROW : TCS_ORDER_COL));
         const size_t narrow = buffer_size(sc, &s, da.descr, nb, nc);
-        if (bytes != narrow)
-            fail_msg("%s: buffer %zu bytes, %zu at n = %lld", describe(sc, "buffer size"), bytes,
-                     narrow, (long long)w);
+        if (bytes != narrow + sc->extra_bytes)
+            fail_msg("%s: buffer %zu bytes, %zu at n = %lld (plus %zu expected)",
+                     describe(sc, "buffer size"), bytes, narrow, (long long)w, sc->extra_bytes);
         assert_ok(tcsDestroyDnMat(nb));
         assert_ok(tcsDestroyDnMat(nc));
     }
@@ -1128,25 +1130,28 @@ static void test_rowwise_copies(void** state) {
  * columns): fp32 at n = 72 with both copies (passes of 32, 32 and 8 columns: at 32
  * columns C is written directly), fp64 with opA = T at n = 40 with both copies at every
  * width (the last pass of 8 columns through the C copy), and fp32 with op(B) = B^T of a
- * row-major B into row-major C at n = 128 (the B copy alone over the budget). Base,
- * beta (0 with NaN in C, or not), pointer mode, preprocess, padding and offsets drawn at
- * random. Also in the quick mode: under compute-sanitizer memcheck it took 10 s on the
- * H100. */
+ * row-major B into row-major C at n = 128 (the B copy alone over the budget); and the
+ * padded copy of a row-major op(B) (B row-major, n = 65 in fp64: 4.1 nonzeros per row
+ * of op(B), passes of 32, 32 and 1 columns), whose buffer is the one of n = 32 plus the
+ * copy of 32 columns (n = 32 itself needs none). Base, beta (0 with NaN in C, or not),
+ * pointer mode, preprocess, padding and offsets drawn at random. Also in the quick mode:
+ * under compute-sanitizer memcheck it took 10 s on the H100. */
 static void test_rowwise_chunks(void** state) {
     (void)state;
     static const struct {
-        int type, trans_a, trans_b;
+        int type, trans_a, trans_b, padded;
         int64_t n;
-    } cases[] = {{FP32, 0, 0, 72}, {FP64, 1, 0, 40}, {FP32, 0, 1, 128}};
+    } cases[] = {{FP32, 0, 0, 0, 72}, {FP64, 1, 0, 0, 40}, {FP32, 0, 1, 0, 128}, {FP64, 0, 0, 1, 65}};
+    const size_t count = sizeof cases / sizeof cases[0];
     tcst_csr a;
     gen_mixed(&a, 300000, 300000, 8, 0.1, 6, 5000, 0.0);
     tcst_csr_shuffle_columns(&a, tcst_rng_next(&fx.rng));
-    for (int i = 0; i < 3; ++i) {
+    for (size_t i = 0; i < count; ++i) {
         spmm_case sc = plain_case(cases[i].type, cases[i].n, TCS_SPMM_ALG_DEFAULT);
         sc.trans_a = cases[i].trans_a;
         sc.trans_b = cases[i].trans_b;
-        sc.b_row = sc.trans_b; /* op(B) column-wise */
-        sc.c_row = sc.trans_b;
+        sc.b_row = cases[i].padded ? !sc.trans_b : sc.trans_b; /* op(B) row- or column-wise */
+        sc.c_row = sc.trans_b || cases[i].padded;
         sc.base = random_below(2);
         sc.beta = random_below(2) ? 0.5 : 0.0;
         sc.device_scalars = random_below(2);
@@ -1157,8 +1162,81 @@ static void test_rowwise_chunks(void** state) {
         sc.b_offset = random_below(2);
         sc.c_offset = random_below(2);
         sc.same_buffer_as_n = 32;
+        if (cases[i].padded) sc.extra_bytes = (size_t)a.cols * 32 * type_size(TYPES[sc.type].ab);
         check_case(&a, &sc);
     }
+    tcst_csr_free(&a);
+}
+
+/* ---- the padded copy of a row-major op(B) --------------------------------------- */
+
+/* Row-major op(B) (B row-major, or column-major with opB = T) whose n is no whole number
+ * of 16-byte vectors (n = 33, 65, 129; ldb = n or odd beyond it), where row-split reads a
+ * padded copy of it from the buffer (cpp/spmm/csr/rules.hpp, padded_b_pays: op(B)'s
+ * rows read by 4 or more nonzeros on average, 2^22 products or more): a 40000 x 8000
+ * matrix of rows of 1-24 nonzeros among empty ones, eight of 3000 (the long and very
+ * long rows' blocks read the copy too), unsorted columns; every element type, opA both
+ * ways, C row-major with odd ldc (column-major in two cases, through C's row-wise copy
+ * too), alpha 1.5, beta nonzero (C read) or 0 with NaN in C, preprocess or not, and the
+ * call without preprocess bitwise the same. Captured calls (fp32, n = 33, ld = n)
+ * launch padded_rows_kernel there and not where op(B)'s rows are read too rarely (the
+ * same rows over 400000 columns). The copy over 128 MiB, in passes of 32 columns, is
+ * test_rowwise_chunks'. */
+static void test_rowmajor_padded(void** state) {
+    (void)state;
+    static const struct {
+        int type, trans_a, trans_b, c_row, b_pad, c_pad;
+        int64_t n;
+        tcsSpMMAlg_t alg;
+        double beta;
+    } cases[] = {
+        {FP32, 0, 0, 1, 0, 0, 33, TCS_SPMM_ALG_DEFAULT, 0.0},
+        {FP64, 0, 0, 1, 2, 4, 33, TCS_SPMM_ALG_DEFAULT, -0.75},
+        {FP32, 0, 0, 1, 2, 2, 65, TCS_SPMM_CSR_ROWSPLIT, 0.5},
+        {FP64, 1, 0, 1, 4, 2, 129, TCS_SPMM_ALG_DEFAULT, 0.0},
+        {FP32, 0, 0, 1, 4, 0, 129, TCS_SPMM_ALG_DEFAULT, -0.75},
+        {FP64, 0, 1, 1, 0, 2, 65, TCS_SPMM_CSR_ALG2, 0.5},
+        {FP32, 1, 1, 0, 2, 1, 33, TCS_SPMM_CSR_ROWSPLIT, 0.5},
+        {FP64, 0, 0, 0, 4, 3, 129, TCS_SPMM_ALG_DEFAULT, 0.0},
+        {FP16, 0, 0, 1, 2, 2, 33, TCS_SPMM_ALG_DEFAULT, 0.5},
+        {FP16_C32, 0, 0, 1, 0, 2, 65, TCS_SPMM_ALG_DEFAULT, 0.0},
+        {BF16, 1, 0, 1, 4, 0, 129, TCS_SPMM_CSR_ROWSPLIT, -0.75},
+        {BF16_C32, 0, 1, 1, 2, 4, 33, TCS_SPMM_ALG_DEFAULT, 0.5},
+    };
+    const size_t count = fx.quick ? 4 : sizeof cases / sizeof cases[0];
+    tcst_csr a;
+    gen_mixed(&a, 40000, 8000, 24, 0.1, 8, 3000, 0.0);
+    tcst_csr_shuffle_columns(&a, tcst_rng_next(&fx.rng));
+    const char* const any[2] = {"", ""};
+    unsigned grids[2];
+    captured_grids(&a, 33, "padded_rows_kernel", any, grids);
+    if (grids[0] == 0 || grids[1] == 0)
+        fail_msg("n = 33, 8000 rows of op(B) for %lld nonzeros: no padded_rows_kernel (%u, %u)",
+                 (long long)a.nnz, grids[0], grids[1]);
+    for (size_t i = 0; i < count; ++i) {
+        spmm_case sc = plain_case(cases[i].type, cases[i].n, cases[i].alg);
+        sc.trans_a = cases[i].trans_a;
+        sc.trans_b = cases[i].trans_b;
+        sc.b_row = !cases[i].trans_b; /* op(B) row-wise either way */
+        sc.c_row = cases[i].c_row;
+        sc.b_pad = cases[i].b_pad;
+        sc.c_pad = cases[i].c_pad;
+        sc.beta = cases[i].beta;
+        sc.base = random_below(2);
+        sc.device_scalars = random_below(2);
+        sc.preprocess = random_below(2);
+        sc.new_values = i < 2;
+        sc.plain_too = 1;
+        sc.b_offset = i % 5 == 4;
+        check_case(&a, &sc);
+    }
+    tcst_csr_free(&a);
+
+    gen_mixed(&a, 40000, 400000, 24, 0.1, 8, 3000, 0.0);
+    captured_grids(&a, 33, "padded_rows_kernel", any, grids);
+    if (grids[0] != 0 || grids[1] != 0)
+        fail_msg("n = 33, 400000 rows of op(B) for %lld nonzeros: padded_rows_kernel ran",
+                 (long long)a.nnz);
     tcst_csr_free(&a);
 }
 
@@ -1681,6 +1759,7 @@ int main(void) {
         cmocka_unit_test(test_long_row_blocks_counted),
         cmocka_unit_test(test_rowwise_copies),
         cmocka_unit_test(test_rowwise_chunks),
+        cmocka_unit_test(test_rowmajor_padded),
         cmocka_unit_test(test_vector_rows),
         cmocka_unit_test(test_vector_long_rows),
         cmocka_unit_test(test_large),

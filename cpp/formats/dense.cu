@@ -5,9 +5,11 @@
 
 #include <cuda_bf16.h>
 #include <cuda_fp16.h>
+#include <vector_types.h>
 
 #include <algorithm>
 #include <cstdint>
+#include <cstring>
 
 namespace tcs::formats {
 namespace {
@@ -63,6 +65,45 @@ __global__ void __launch_bounds__(kTileThreads)
                 const std::int64_t kk = kk0 + a, j = j0 + b;
                 if (kk < k && j < dst_stride) dst[kk * dst_stride + j] = v;
             });
+    }
+}
+
+// The padded copy of a row-major op(B): a thread per 16-byte vector of the copy (V
+// elements of one row, read one by one: src's rows start anywhere), consecutive threads
+// on consecutive vectors, so that both the reads of src's rows and the writes of the copy
+// are coalesced. The threads walk the copy's k * row_vectors vectors with the grid's
+// stride, which is step_rows rows and step_vectors vectors: one division per thread, not
+// per vector.
+constexpr int kPadThreads = 256;
+// Blocks at most (the threads loop over the rest): a few waves of any device, each thread
+// walking several vectors.
+constexpr std::int64_t kPadBlocks = 4096;
+
+template <class Bits>
+__global__ void __launch_bounds__(kPadThreads)
+    padded_rows_kernel(const Bits* __restrict__ src, std::int64_t ld, std::int64_t k,
+                       std::int64_t n, Bits* __restrict__ dst, std::int64_t row_vectors,
+                       std::int64_t step_rows, std::int64_t step_vectors) {
+    constexpr int V = 16 / int(sizeof(Bits));
+    const std::int64_t first = std::int64_t(blockIdx.x) * blockDim.x + threadIdx.x;
+    std::int64_t kk = first / row_vectors, v = first % row_vectors;
+    while (kk < k) {
+        const Bits* row = src + kk * ld;
+        Bits e[V];
+#pragma unroll
+        for (int q = 0; q < V; ++q) {
+            const std::int64_t j = v * V + q;
+            e[q] = j < n ? row[j] : Bits(0);
+        }
+        uint4 w;
+        std::memcpy(&w, e, sizeof w);
+        reinterpret_cast<uint4*>(dst + kk * row_vectors * V)[v] = w;
+        kk += step_rows;
+        v += step_vectors;
+        if (v >= row_vectors) {
+            v -= row_vectors;
+            ++kk;
+        }
     }
 }
 
@@ -130,6 +171,17 @@ void copy_as(const void* src, std::int64_t ld, std::int64_t k, std::int64_t n, v
            static_cast<const Bits*>(src), ld, k, n, static_cast<Bits*>(dst), dst_stride);
 }
 
+template <class Bits>
+void pad_as(const void* src, std::int64_t ld, std::int64_t k, std::int64_t n, void* dst,
+            std::int64_t dst_stride, cudaStream_t stream) {
+    const std::int64_t row_vectors = dst_stride * std::int64_t(sizeof(Bits)) / 16;
+    const int blocks = grid_for(k * row_vectors, kPadThreads, kPadBlocks);
+    const std::int64_t step = std::int64_t(blocks) * kPadThreads;
+    launch("padded_rows_kernel", padded_rows_kernel<Bits>, blocks, kPadThreads, 0, stream,
+           static_cast<const Bits*>(src), ld, k, n, static_cast<Bits*>(dst), row_vectors,
+           step / row_vectors, step % row_vectors);
+}
+
 template <class TC, class A>
 void scale_as(const dense_view& c, const scalar_arg& beta, cudaStream_t stream) {
     const std::int64_t row_stride = c.row_major ? c.ld : 1, col_stride = c.row_major ? 1 : c.ld;
@@ -151,6 +203,17 @@ void copy_rowwise(const void* src, std::int64_t ld, std::int64_t k, std::int64_t
     case 8: return copy_as<std::uint64_t>(src, ld, k, n, dst, dst_stride, stream);
     case 4: return copy_as<std::uint32_t>(src, ld, k, n, dst, dst_stride, stream);
     default: return copy_as<std::uint16_t>(src, ld, k, n, dst, dst_stride, stream);
+    }
+}
+
+void copy_rows_padded(const void* src, std::int64_t ld, std::int64_t k, std::int64_t n,
+                      std::size_t element_bytes, void* dst, std::int64_t dst_stride,
+                      cudaStream_t stream) {
+    if (k == 0 || dst_stride == 0) return;
+    switch (element_bytes) {
+    case 8: return pad_as<std::uint64_t>(src, ld, k, n, dst, dst_stride, stream);
+    case 4: return pad_as<std::uint32_t>(src, ld, k, n, dst, dst_stride, stream);
+    default: return pad_as<std::uint16_t>(src, ld, k, n, dst, dst_stride, stream);
     }
 }
 

@@ -15,8 +15,10 @@
 // over the host's A^T. CSR-vector (column-major B, n = 2 to 16) on hub rows among short
 // ones: its long rows' kernel over the lists (warps, blocks, very long rows in parts),
 // each call also made the other way (with or without preprocess) and bitwise the same.
-// Timing, the memory model and the 16-bit types are the GPU tests' (gpu_spmm_csr,
-// gpu_spmv).
+// A row-major op(B) at n = 33-129 with leading dimensions beyond n: row-split's padded
+// copy of it where padded_b_pays holds (and not where it does not), C's padding left
+// unwritten. Timing, the memory model and the 16-bit types are the GPU tests'
+// (gpu_spmm_csr, gpu_spmv).
 #include "core/device.hpp"
 #include "emulated_indices.hpp"
 #include "emulation_check.hpp"
@@ -61,6 +63,9 @@ struct config {
     bool atomics = false;  // SpMV with opA = T may scatter (problem::atomics)
     bool both_ways = false;  // also with preprocess if not, without if so: bitwise the same C
     bool long_rows = false;  // CSR-vector's long rows' kernel must run in every call
+    std::int64_t pad = 0;  // B's and C's leading dimensions: the least plus pad
+    int padded = -1;       // row-split reads the padded copy of a row-major op(B) (1), or
+                           // not (0), or either (-1): padded_rows_kernel's launches
 };
 
 double get(const void* p, std::size_t i, bool dbl) {
@@ -92,16 +97,22 @@ std::vector<unsigned char> multiply(const tcst_csr& a, const config& c, bool wid
     p.a.type = c.dbl ? value_type::f64 : value_type::f32;
     p.a.base = c.base;
     p.trans_a = c.trans_a;
-    buffer bdev(std::size_t(k * n) * vs);
+    // B and C with leading dimensions ldb, ldc (0xFF, NaN, between their rows or columns)
+    const std::int64_t ldb = (c.b_row ? n : k) + c.pad, ldc = (c.c_row ? n : m) + c.pad;
+    const std::size_t b_count = std::size_t(ldb * (c.b_row ? k : n));
+    const std::size_t c_count = std::size_t(ldc * (c.c_row ? m : n));
+    buffer bdev(b_count * vs);
     for (std::int64_t r = 0; r < k; ++r)
         for (std::int64_t j = 0; j < n; ++j)
-            put(bdev.get(), std::size_t(c.b_row ? r * n + j : r + j * k), c.dbl, b[std::size_t(r * n + j)]);
-    buffer cdev(std::size_t(m * n) * vs);
+            put(bdev.get(), std::size_t(c.b_row ? r * ldb + j : r + j * ldb), c.dbl, b[std::size_t(r * n + j)]);
+    buffer cdev(c_count * vs);
+    const auto c_at = [&](std::int64_t i, std::int64_t j) {
+        return std::size_t(c.c_row ? i * ldc + j : i + j * ldc);
+    };
     for (std::int64_t i = 0; i < m && c.beta != 0.0; ++i)
-        for (std::int64_t j = 0; j < n; ++j)
-            put(cdev.get(), std::size_t(c.c_row ? i * n + j : i + j * m), c.dbl, c0[std::size_t(i * n + j)]);
-    p.b = {k, n, c.b_row ? n : k, bdev.get(), p.a.type, c.b_row};
-    p.c = {m, n, c.c_row ? n : m, cdev.get(), p.a.type, c.c_row};
+        for (std::int64_t j = 0; j < n; ++j) put(cdev.get(), c_at(i, j), c.dbl, c0[std::size_t(i * n + j)]);
+    p.b = {k, n, ldb, bdev.get(), p.a.type, c.b_row};
+    p.c = {m, n, ldc, cdev.get(), p.a.type, c.c_row};
     p.compute = p.a.type;
     double scalars[2] = {1.5, c.beta};
     float scalars_f[2] = {1.5f, float(c.beta)};
@@ -115,14 +126,24 @@ std::vector<unsigned char> multiply(const tcst_csr& a, const config& c, bool wid
     if (c.preprocess) found = spmm::csr_family_plan().preprocess(p, work.get());
     spmm::csr_family_plan().run(p, work.get(), c.preprocess, found);
     const auto* bytes = static_cast<const unsigned char*>(cdev.get());
-    std::vector<unsigned char> out(bytes, bytes + std::size_t(m * n) * vs);
-    // back to row-major order for the comparisons
-    if (!c.c_row) {
-        std::vector<unsigned char> rows(out.size());
-        for (std::int64_t i = 0; i < m; ++i)
-            for (std::int64_t j = 0; j < n; ++j)
-                std::memcpy(&rows[std::size_t(i * n + j) * vs], &out[std::size_t(i + j * m) * vs], vs);
-        out.swap(rows);
+    // C in row-major order with ld = n for the comparisons; C's padding must be untouched
+    std::vector<unsigned char> out(std::size_t(m * n) * vs);
+    std::vector<char> inside(c_count, 0);
+    for (std::int64_t i = 0; i < m; ++i)
+        for (std::int64_t j = 0; j < n; ++j) {
+            std::memcpy(&out[std::size_t(i * n + j) * vs], bytes + c_at(i, j) * vs, vs);
+            inside[c_at(i, j)] = 1;
+        }
+    std::size_t written = 0;
+    for (std::size_t q = 0; q < c_count; ++q)
+        for (std::size_t z = 0; z < vs && !inside[q]; ++z)
+            if (bytes[q * vs + z] != 0xFF) {
+                ++written;
+                break;
+            }
+    if (written != 0) {
+        std::fprintf(stderr, "FAILED: %zu elements of C's allocation, outside C, were written\n", written);
+        ++failures;
     }
     return out;
 }
@@ -137,10 +158,10 @@ const char* alg_name(spmm::csr_kernel a) {
 }
 
 bool check(const char* name, const tcst_csr& a0, const config& c, const tcs::device_info& dev) {
-    std::printf("  %-22s %s %s op %c n=%lld base %d B %s C %s%s%s%s\n", name, c.dbl ? "fp64" : "fp32",
-                alg_name(c.alg), c.trans_a ? 'T' : 'N', (long long)c.n, c.base, c.b_row ? "row" : "col",
-                c.c_row ? "row" : "col", c.beta != 0.0 ? " beta" : "", c.preprocess ? "" : " no-preprocess",
-                c.atomics ? " atomics" : "");
+    std::printf("  %-22s %s %s op %c n=%lld base %d B %s C %s%s%s%s pad %lld\n", name,
+                c.dbl ? "fp64" : "fp32", alg_name(c.alg), c.trans_a ? 'T' : 'N', (long long)c.n, c.base,
+                c.b_row ? "row" : "col", c.c_row ? "row" : "col", c.beta != 0.0 ? " beta" : "",
+                c.preprocess ? "" : " no-preprocess", c.atomics ? " atomics" : "", (long long)c.pad);
     std::fflush(stdout);
     tcst_csr a;
     if (tcst_csr_copy(&a0, &a) != 0) std::abort();
@@ -169,10 +190,12 @@ bool check(const char* name, const tcst_csr& a0, const config& c, const tcs::dev
     const long scatters_before = emu::launches_of("scatter_column_kernel");
     const long merges_before = emu::launches_of("merge_path_kernel");
     const long long_before = emu::launches_of("vector_long_rows_kernel");
+    const long padded_before = emu::launches_of("padded_rows_kernel");
     const auto narrow = multiply(a, c, false, b, c0, dev, seed * 31 + 1);
     const auto wide = multiply(a, c, true, b, c0, dev, seed * 31 + 2);
     const long scattered = emu::launches_of("scatter_column_kernel") - scatters_before;
     const long merged = emu::launches_of("merge_path_kernel") - merges_before;
+    const long padded = emu::launches_of("padded_rows_kernel") - padded_before;
     std::vector<unsigned char> other = narrow;
     if (c.both_ways) {
         config o = c;
@@ -216,6 +239,9 @@ bool check(const char* name, const tcst_csr& a0, const config& c, const tcs::dev
           name, long_runs, calls);
     CHECK(!merge || merged == 2, "%s: merge_path_kernel ran %ld times, expected 2", name, merged);
     CHECK(plain_same, "%s: merge-path with and without preprocess differ bitwise", name);
+    CHECK(c.padded < 0 || (padded > 0) == (c.padded > 0),
+          "%s: the padded copy of op(B) ran %ld times, expected %s", name, padded,
+          c.padded > 0 ? "in both runs" : "never");
     return true;
 }
 
@@ -486,6 +512,49 @@ void run_suite(const tcs::device_info& dev) {
     // tile of them), a single row, every group width from one column lane to two
     // vectors on a warp (n = 1 .. 512), C read (beta) and not.
     check_merge_tiles(dev);
+    // A row-major op(B) whose n is no multiple of the vector (4 fp32, 2 fp64): row-split
+    // reads its padded copy where rules.hpp's padded_b_pays holds (rows of op(B) read by 4
+    // nonzeros or more on average, 2^22 products or more), rows of 300 nonzeros among
+    // them (the long-row blocks read the copy too), B and C with ld beyond n. Not where
+    // op(B)'s rows are read too rarely (A^T of the same shape's transpose: k = 30000 rows
+    // for about 85k nonzeros) nor below 2^22 products (n = 33).
+    {
+        tcst_csr dense_rows = mixed(3000, 600, 50, 97, 300, seed + 4);
+        tcst_csr sparse_rows = mixed(3000, 30000, 50, 97, 300, seed + 5);
+        struct {
+            const tcst_csr* a;
+            bool dbl, trans_a, c_row, preprocess;
+            std::int64_t n, pad;
+            spmm::csr_kernel alg;
+            double beta;
+            int padded;
+        } cases[] = {
+            {&dense_rows, false, false, true, true, 65, 3, spmm::csr_kernel::automatic, -0.5, 1},
+            {&dense_rows, true, false, false, false, 65, 0, spmm::csr_kernel::row_split, 0.0, 1},
+            {&dense_rows, false, true, true, true, 129, 1, spmm::csr_kernel::automatic, 0.0, 1},
+            {&dense_rows, true, false, true, true, 129, 5, spmm::csr_kernel::row_split, 1.0, 1},
+            {&dense_rows, false, false, true, true, 33, 3, spmm::csr_kernel::automatic, 0.0, 0},
+            {&sparse_rows, false, false, true, true, 129, 3, spmm::csr_kernel::automatic, -0.5, 0},
+            {&dense_rows, false, false, true, true, 64, 3, spmm::csr_kernel::automatic, 0.0, 0},
+        };
+        for (const auto& k : cases) {
+            config c;
+            c.dbl = k.dbl;
+            c.trans_a = k.trans_a;
+            c.n = k.n;
+            c.alg = k.alg;
+            c.base = int(k.n % 2);
+            c.b_row = true;
+            c.c_row = k.c_row;
+            c.preprocess = k.preprocess;
+            c.beta = k.beta;
+            c.pad = k.pad;
+            c.padded = k.padded;
+            check("row-major B, padded", *k.a, c, dev);
+        }
+        tcst_csr_free(&sparse_rows);
+        tcst_csr_free(&dense_rows);
+    }
     // SpMV with opA = T where atomics are allowed: the scatter without preprocess (warps
     // over long rows, and over runs of empty rows), the transposed copy after it.
     tcst_csr hollow = mixed(600, 300, 1, 149, 290, seed + 2);

@@ -11,7 +11,9 @@
 //   shared region  transpose build scratch (sorted keys, positions, CUB temp) during
 //                  analyse; during the product, merge-path's carry-out records or
 //                  row-split's row-wise copy of a column-wise op(B) (rules.hpp): no
-//                  two of them are alive at once on the stream
+//                  two of them are alive at once on the stream; or row-split's
+//                  padded copy of a row-major op(B) whose rows are no whole number
+//                  of 16-byte vectors (padded_b_pays)
 //   kept           opA = T (but where the scatter always runs): A^T's row offsets,
 //                  column indices, permutation, values (none where the one-column
 //                  kernel reads A's in place: rules.hpp, reads_transpose_in_place)
@@ -52,7 +54,8 @@ struct shape {
     bool empty = false;        // m == 0 or n == 0: nothing to do
     bool no_products = false;  // nnz == 0 or k == 0: C = beta*C
     csr_kernel kernel = csr_kernel::row_split;
-    bool rowwise_b = false;  // row-split reads a row-wise copy of a column-wise op(B)
+    bool rowwise_b = false;  // row-split reads a row-wise copy of op(B): of a column-wise
+                             // one, or a padded copy of a row-major one (padded_b_pays)
     bool rowwise_c = false;  // row-split writes column-major C through a row-wise copy
     geometry geo;              // for passes of `width` columns
     long_plan longs;   // row-split, CSR-vector
@@ -94,10 +97,15 @@ std::size_t rowwise_c_bytes(const problem& p, const shape& s) {
                        : 0;
 }
 
+// Elements of B's type in one 16-byte vector (the geometry's V).
+int vector_width_of(value_type t) { return int(kVectorBytes / size_of(t)); }
+
 // Row-split's copies and geometry for passes of `width` columns.
 void plan_split(const problem& p, shape& s, std::int64_t width) {
     s.width = width;
-    s.rowwise_b = b_columnwise(p) && rowwise_b_pays(s.k, s.nnz, width);
+    // A row-major op(B) by its whole n: every pass's rows are n elements apart in B.
+    s.rowwise_b = b_columnwise(p) ? rowwise_b_pays(s.k, s.nnz, width)
+                                  : padded_b_pays(s.k, s.nnz, s.n, vector_width_of(p.b.type));
     s.geo = choose_split(s.m, s.nnz, width, size_of(p.a.type), p.device, s.rowwise_b);
     s.rowwise_c = !p.c.row_major && rowwise_c_pays(s.m, s.nnz, width, s.geo.lanes);
 }
@@ -163,7 +171,7 @@ struct carved {
     void* partials = nullptr;
     int* limits = nullptr;   // merge-path and the scatter: seg.count + 1
     void* records = nullptr; // merge-path: 2 * seg.count * n accumulators
-    void* rowwise_b = nullptr;  // row-split, column-wise op(B): k x formats::rowwise_stride(width)
+    void* rowwise_b = nullptr;  // row-split's copy of op(B): k x formats::rowwise_stride(width)
     void* rowwise_c = nullptr;  // row-split, column-major C: m x formats::rowwise_stride(width) sums
     unsigned long long* run_counts = nullptr;  // row-split: runs per window size (preprocess)
     std::size_t bytes = 0;
@@ -433,9 +441,14 @@ void run_columns(const problem& p, const shape& s, const carved& b, product x, s
     x.b_vector = vectorizable(x.b, x.b_row_stride, x.b_col_stride, b_bytes, w, s.geo.width);
     const std::int64_t stride = formats::rowwise_stride(s.width, b_bytes);
     if (s.rowwise_b) {
-        // After analyse, which may have used the shared region for A^T's build. op(B) is
-        // column-wise: column j at x.b + j * b_col_stride.
-        formats::copy_rowwise(x.b, x.b_col_stride, s.k, w, b_bytes, b.rowwise_b, stride, p.stream);
+        // After analyse, which may have used the shared region for A^T's build. A
+        // column-wise op(B) has column j at x.b + j * b_col_stride, a row-major one row kk
+        // at x.b + kk * b_row_stride.
+        if (b_columnwise(p))
+            formats::copy_rowwise(x.b, x.b_col_stride, s.k, w, b_bytes, b.rowwise_b, stride, p.stream);
+        else
+            formats::copy_rows_padded(x.b, x.b_row_stride, s.k, w, b_bytes, b.rowwise_b, stride,
+                                      p.stream);
         x.b = b.rowwise_b;
         x.b_row_stride = stride;
         x.b_col_stride = 1;

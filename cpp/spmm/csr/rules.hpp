@@ -1,10 +1,11 @@
 // The CSR family's choices (host-only, pure functions and constants): the automatic rule
 // between its kernels, the row-wise copies of a column-wise op(B) and a column-major C,
-// runs of rows with one pattern, when SpMV's op(A) = A^T scatters, and the constants
-// that row-split's geometry and long rows (geometry.hpp, which includes this file), the
-// kernels and the transpose are built from. Each choice is a function of sizes, types
-// and layouts (never of values or addresses), so that the size query, preprocess and
-// every run agree without looking at A.
+// the padded copy of a row-major op(B), runs of rows with one pattern, when SpMV's
+// op(A) = A^T scatters, and the constants that row-split's geometry and long rows
+// (geometry.hpp, which includes this file), the kernels and the transpose are built
+// from. Each choice is a function of sizes, types and layouts (never of values or
+// addresses), so that the size query, preprocess and every run agree without looking
+// at A.
 //
 // The automatic rule: CSR-vector for a column-wise op(B) up to kVectorRowsMaxColumns,
 // row-split for everything else, n == 1 included. Row-split lays its lanes over columns of
@@ -135,6 +136,30 @@ inline bool scatter_rows_by_window(std::int64_t rows, std::int64_t nnz) {
 // docs/algorithms/spmm-csr.md, "Row-wise copies".
 inline bool rowwise_b_pays(std::int64_t k, std::int64_t nnz, std::int64_t n) {
     return n > 1 && (double(k) * double(n) >= 0x1p18 || double(nnz) * double(n) >= 0x1p22);
+}
+
+// Whether row-split reads a padded row-wise copy of a row-major op(B) (B row-major, or
+// column-major and transposed) whose n is no whole number of vectors of V elements
+// (vector_width: 16 bytes of B's type). Its rows, then no whole number of 16-byte pieces
+// apart (ld = n), take element-wise loads, V per vector of every nonzero's row; the copy
+// (formats::copy_rows_padded) costs a pass over op(B) and a launch per call, once. So
+// only n > V (below, the padding would be as large as the row), and only where op(B)'s
+// rows are each read by kPaddedMinReuse nonzeros on average and the call does at least
+// kPaddedMinProducts products. A function of sizes alone, as the geometry is, never of
+// ld or the address: at ld = n such rows are never 16 bytes apart, and at any ld a
+// 16-byte load of the last row's last vector would read past B.
+// docs/algorithms/spmm-csr.md, "The width cliff".
+// Mean reads of a row of op(B), nnz / k: the element-wise reads cost per product, the
+// copy per element of op(B) (a road network's 2 reads a row gained nothing from the copy
+// of a column-wise op(B)). docs/algorithms/spmm-csr.md, "The width cliff"
+inline constexpr double kPaddedMinReuse = 4.0;
+// Products (nnz * n) below which the copy's launch outweighs what the loads save.
+// docs/algorithms/spmm-csr.md, "The width cliff"
+inline constexpr double kPaddedMinProducts = 0x1p22;
+inline bool padded_b_pays(std::int64_t k, std::int64_t nnz, std::int64_t n, int vector_width) {
+    return n > vector_width && n % vector_width != 0 &&
+           double(nnz) >= kPaddedMinReuse * double(k) &&
+           double(nnz) * double(n) >= kPaddedMinProducts;
 }
 
 // Whether row-split writes column-major C through a row-wise copy (m x n sums in the
