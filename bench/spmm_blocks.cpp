@@ -377,7 +377,7 @@ void add(const std::string& name, int runs, Body body) {
 
 void register_spmm_blocks(const matrix_case& mc, const run_counts& runs) {
     std::vector<blocks_config> configs;
-    for (int64_t n : {8, 32, 128}) configs.push_back({CUDA_R_16F, n});
+    for (int64_t n : {8, 32, 64, 128}) configs.push_back({CUDA_R_16F, n});
     for (int64_t n : {32, 128}) configs.push_back({CUDA_R_64F, n});
     for (int64_t n : {32, 128}) configs.push_back({CUDA_R_32F, n});
     for (const blocks_config& c : configs) {
