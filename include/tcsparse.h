@@ -1071,7 +1071,7 @@ TCS_API tcsStatus_t tcsSpGEMMreuse_compute(tcsHandle_t handle, tcsOperation_t op
  *  transposed copy has 32-bit indices whatever A's width, and building it from 64-bit
  *  column indices takes 4 more bytes of scratch per nonzero. Besides what
  *  tcsSpMM_preprocess keeps, it holds, for the row-split algorithm (the CSR family's
- *  choice except for column-wise op(B) with n <= 16), a row-wise copy of a column-wise
+ *  choice except for column-wise op(B) with n = 2), a row-wise copy of a column-wise
  *  op(B) (B column-major, or row-major with opB = TRANSPOSE) of k x n elements, or a
  *  padded copy of a row-major op(B) whose n is no multiple of a 16-byte vector (4 fp32,
  *  2 fp64, 8 16-bit elements; rows padded to that multiple, whatever ldb), and a

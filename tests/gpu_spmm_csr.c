@@ -5,7 +5,7 @@
  * index bases 0 and 1, unsorted columns, beta == 0 with NaN in C, beta != 0,
  * alpha == 0, empty rows, rows of thousands of entries, nnz == 0, m/k/n == 1 or 0,
  * the ROWSPLIT, MERGE, DEFAULT and CSR_ALG1/2/3 algorithms (the last four reach the
- * CSR-vector family for column-wise op(B) up to n = 16), preprocess then new values
+ * CSR-vector family for column-wise op(B) at n = 2), preprocess then new values
  * of A, runs without preprocess, CUDA graph capture and replay, bitwise-identical
  * repeated runs, runs of rows with one pattern (the kernel preprocess picks for them,
  * read from a captured call, and bitwise the same C without them), a row-major op(B)
@@ -1138,7 +1138,9 @@ static void test_rowwise_copies(void** state) {
  * width (the last pass of 8 columns through the C copy), and fp32 with op(B) = B^T of a
  * row-major B into row-major C at n = 128 (the B copy alone over the budget); and the
  * padded copy of a row-major op(B) (B row-major, n = 65 in fp64: 4.1 nonzeros per row
- * of op(B), passes of 32, 32 and 1 columns), whose buffer holds the copy of 32 columns,
+ * of op(B), passes of 32, 32 and 1 columns, the last on the one-column kernel reading B
+ * as it is; n = 67 with opA = T, its last pass of 3 columns copied and on groups of two
+ * column lanes: the last pass's own geometry), whose buffer holds the copy of 32 columns,
  * less than twice that (the copy of all 65 would be more): not the one of n = 32 plus the
  * copy, since row-split's geometry, and with it the long rows' partial sums, is chosen
  * for reading the copy. Base, beta (0 with NaN in C, or not),
@@ -1149,7 +1151,8 @@ static void test_rowwise_chunks(void** state) {
     static const struct {
         int type, trans_a, trans_b, padded;
         int64_t n;
-    } cases[] = {{FP32, 0, 0, 0, 72}, {FP64, 1, 0, 0, 40}, {FP32, 0, 1, 0, 128}, {FP64, 0, 0, 1, 65}};
+    } cases[] = {{FP32, 0, 0, 0, 72}, {FP64, 1, 0, 0, 40}, {FP32, 0, 1, 0, 128}, {FP64, 0, 0, 1, 65},
+                 {FP64, 1, 0, 1, 67}};
     const size_t count = sizeof cases / sizeof cases[0];
     tcst_csr a;
     gen_mixed(&a, 300000, 300000, 8, 0.1, 6, 5000, 0.0);
@@ -1250,20 +1253,20 @@ static void test_rowmajor_padded(void** state) {
 
 /* ---- CSR-vector ----------------------------------------------------------------- */
 
-/* The automatic rule's CSR-vector family (column-wise op(B) from n = 2 up to n = 16;
- * the n == 1 cases now reach row-split and its long-row blocks), which no algorithm
- * value forces: lanes per row from 2 to 32 (mean row lengths of
- * about 0.9, 5.8, 9.5 and 41: 2, 8, 16 and 32 lanes; in their transposes 1.4, 2.3, 7.1
- * and 41: 2, 4, 8 and 32 lanes), two rows of 4000 entries (long rows, which CSR-vector's
- * long rows' kernel sums: test_vector_long_rows), empty rows, unsorted columns, a last tile of columns partly outside C
- * (n = 7, 13), n = 16 and 17 on either side of the rule's limit and 33 beyond it. op(B)
- * is column-wise (B column-major, or row-major and transposed); for n == 1 also plain
- * row-major B. Every element type; base, beta (0 with NaN in C, or not), pointer mode,
- * preprocess, which automatic algorithm value, C's order, padding and offsets drawn at
- * random for each case. */
+/* The automatic rule's CSR-vector family (column-wise op(B) at n = 2 only; n == 1 and
+ * n >= 3 reach row-split and its long-row blocks), which no algorithm value forces:
+ * lanes per row from 2 to 32 (mean row lengths of about 0.9, 5.8, 9.5 and 41: 2, 8, 16
+ * and 32 lanes; in their transposes 1.4, 2.3, 7.1 and 41: 2, 4, 8 and 32 lanes), two
+ * rows of 4000 entries (long rows, which CSR-vector's long rows' kernel sums:
+ * test_vector_long_rows), empty rows, unsorted columns, a tile of columns partly
+ * outside C (n = 2 with tiles of 4 columns), n = 2 and 3 on either side of the rule's
+ * limit, 7 and 16 beyond it on row-split. op(B) is column-wise (B column-major, or
+ * row-major and transposed); for n == 1 also plain row-major B. Every element type;
+ * base, beta (0 with NaN in C, or not), pointer mode, preprocess, which automatic
+ * algorithm value, C's order, padding and offsets drawn at random for each case. */
 static void test_vector_rows(void** state) {
     (void)state;
-    static const int64_t all_ns[] = {1, 7, 13, 16, 17, 33}, quick_ns[] = {1, 7};
+    static const int64_t all_ns[] = {1, 2, 3, 7, 2, 16}, quick_ns[] = {1, 2};
     static const int all_types[] = {FP32, FP64, FP16, FP16_C32, BF16, BF16_C32};
     static const int quick_types[] = {FP64, FP16};
     static const int pads[] = {0, 0, 8, 3};
@@ -1300,20 +1303,20 @@ static void test_vector_rows(void** state) {
 }
 
 /* CSR-vector's long rows (cpp/spmm/csr/vector_rows.cuh, plan_vector_long_rows in
- * geometry.hpp): the automatic rule takes CSR-vector for a column-wise op(B) at n = 2 to
- * 16, and rows beyond the plan's threshold are listed in the buffer by every call (by
+ * geometry.hpp): the automatic rule takes CSR-vector for a column-wise op(B) at n = 2
+ * (row-split, with its own long-row blocks, at n = 3 and beyond), and rows beyond the plan's threshold are listed in the buffer by every call (by
  * preprocess, or by the call itself) and summed by the long rows' kernel, so that a
  * call gives bitwise the same C with and without preprocess. Hub rows among short
  * ones: an R-MAT graph of 65536 rows (scale 16: its groups fill an H100 or H200, long
  * rows a warp each, hubs of thousands cut into parts at small n; opA = T too) and 500
  * rows with four of 5000 (groups that leave the device underfilled: a block per long
- * row). B and C column-major, n = 2, 3, 4, 8, 13, 16, fp32 and fp64, every automatic
+ * row). B and C column-major, n = 2 (three times: opA = T once), 3, 8, 16, fp32 and fp64, every automatic
  * algorithm value; each case preprocessed, then made on a buffer preprocess never saw
  * (bitwise the same C), with 64-bit indices against 32-bit ones (bitwise), all against
  * the reference; base, beta and pointer mode rotate. */
 static void test_vector_long_rows(void** state) {
     (void)state;
-    static const int64_t all_ns[] = {2, 3, 4, 8, 13, 16}, quick_ns[] = {2, 16};
+    static const int64_t all_ns[] = {2, 3, 2, 8, 2, 16}, quick_ns[] = {2, 16};
     const int64_t* ns = fx.quick ? quick_ns : all_ns;
     const int n_count = fx.quick ? 2 : 6;
     tcst_csr mats[2];

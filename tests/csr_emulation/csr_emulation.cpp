@@ -12,7 +12,8 @@
 // runs of empty rows and a lone long row, each width against the reference (its sums
 // depend on the schedule), and the transposed copy with it; without atomics the
 // one-column kernel reads A's values in place through the copy's permutation, bitwise as
-// over the host's A^T. CSR-vector (column-major B, n = 2 to 16) on hub rows among short
+// over the host's A^T. CSR-vector (column-major B, n = 2 to 16: DEFAULT's at n = 2,
+// requested beyond) on hub rows among short
 // ones: its long rows' kernel over the lists (warps, blocks, very long rows in parts),
 // each call also made the other way (with or without preprocess) and bitwise the same.
 // A row-major op(B) at n = 33-129 with leading dimensions beyond n: row-split's padded
@@ -369,6 +370,131 @@ void check_buffer_bounds(const tcs::device_info& dev) {
         }
 }
 
+// Row-split's passes over C's columns (issue 37, the width cliff), planned from sizes
+// alone (no array is read): where the copies of all n columns pass kCopyBudgetBytes
+// (128 MiB: a 1M x 1M A with 9 nonzeros a row, op(B) of 1M rows), passes of
+// kChunkColumns = 32 columns on the geometry of 32, then a last pass of n % 32 columns
+// on a geometry of its own (one column: the one-column kernel), copying op(B) only
+// where that width gains from it; the buffer is the one of 32 columns whatever n. Below
+// the budget, or at a multiple of the vector (no copy), one pass. CSR-vector only at
+// n = 2 (kVectorRowsMaxColumns): no row-split pass there, row-split from n = 3.
+void check_passes(const tcs::device_info& dev) {
+    std::printf("  column passes\n");
+    struct expect {
+        bool dbl, b_row, c_row;
+        std::int64_t rows, nnz, n;
+        std::vector<std::int64_t> widths;  // of the passes, in order
+        std::vector<int> lanes;            // column lanes of each (0: the one-column kernel)
+        std::vector<int> copies_b;         // whether each copies op(B)
+    };
+    const std::int64_t big = 1000000, big_nnz = 9 * big;
+    const expect cases[] = {
+        {false, true, true, big, big_nnz, 32, {32}, {8}, {0}},
+        {false, true, true, big, big_nnz, 33, {32, 1}, {8, 0}, {1, 0}},
+        {false, true, true, big, big_nnz, 35, {32, 3}, {8, 1}, {1, 0}},
+        {false, true, true, big, big_nnz, 37, {32, 5}, {8, 2}, {1, 1}},
+        {false, true, true, big, big_nnz, 36, {36}, {16}, {0}},
+        {false, true, true, big, big_nnz, 65, {32, 32, 1}, {8, 8, 0}, {1, 1, 0}},
+        {false, true, true, big, big_nnz, 129, {32, 32, 32, 32, 1}, {8, 8, 8, 8, 0}, {1, 1, 1, 1, 0}},
+        {false, true, true, big, big_nnz, 50, {32, 18}, {8, 8}, {1, 1}},
+        {true, true, true, big, big_nnz, 33, {32, 1}, {16, 0}, {1, 0}},
+        {true, true, true, big, big_nnz, 35, {32, 3}, {16, 2}, {1, 1}},
+        {false, false, false, big, big_nnz, 33, {32, 1}, {8, 0}, {1, 0}},
+        {false, false, false, big, big_nnz, 40, {32, 8}, {8, 2}, {1, 1}},
+        {false, false, false, big, big_nnz, 2, {}, {}, {}},
+        {false, false, false, big, big_nnz, 3, {3}, {1}, {1}},
+        {false, true, true, 16129, 253009, 33, {33}, {16}, {1}},
+    };
+    for (const expect& e : cases) {
+        spmm::problem p;
+        p.a.rows = e.rows;
+        p.a.cols = e.rows;
+        p.a.nnz = e.nnz;
+        p.a.row_ptr = reinterpret_cast<void*>(std::uintptr_t(0x10000));
+        p.a.col_idx = reinterpret_cast<void*>(std::uintptr_t(0x20000));
+        p.a.values = reinterpret_cast<void*>(std::uintptr_t(0x30000));
+        p.a.type = e.dbl ? value_type::f64 : value_type::f32;
+        p.b = {e.rows, e.n, e.b_row ? e.n : e.rows, reinterpret_cast<void*>(std::uintptr_t(0x40000)),
+               p.a.type, e.b_row};
+        p.c = {e.rows, e.n, e.c_row ? e.n : e.rows, reinterpret_cast<void*>(std::uintptr_t(0x50000)),
+               p.a.type, e.c_row};
+        p.compute = p.a.type;
+        p.device = &dev;
+        const std::vector<tcs::spmm::csr::column_pass> passes = tcs::spmm::csr::column_passes(p);
+        bool ok = passes.size() == e.widths.size();
+        std::int64_t first = 0;
+        for (std::size_t i = 0; ok && i < passes.size(); ++i) {
+            const auto& c = passes[i];
+            const int lanes = c.geo.single ? 0 : c.geo.lanes;
+            ok = c.first == first && c.width == e.widths[i] && lanes == e.lanes[i] &&
+                 c.copies_b == (e.copies_b[i] != 0) && (!c.copies_c || !e.c_row);
+            first += c.width;
+        }
+        if (!ok) {
+            std::printf("FAIL column passes: %s B %s n=%lld rows %lld:", e.dbl ? "fp64" : "fp32",
+                        e.b_row ? "row" : "col", (long long)e.n, (long long)e.rows);
+            for (const auto& c : passes)
+                std::printf(" [%lld+%lld lanes %d%s%s%s]", (long long)c.first, (long long)c.width,
+                            c.geo.lanes, c.geo.single ? " single" : "", c.copies_b ? " copy B" : "",
+                            c.copies_c ? " copy C" : "");
+            std::printf("\n");
+            ++failures;
+        }
+        // The buffer of a capped product holds the copies of one pass of 32 columns:
+        // the same at n = 33 and 65 (the last pass's copies are never larger).
+        if (e.n == 65) {
+            p.b.cols = p.c.cols = 33;
+            p.b.ld = p.c.ld = 33;
+            const std::size_t at33 = spmm::csr_family_plan().buffer_size(p);
+            p.b.cols = p.c.cols = 65;
+            p.b.ld = p.c.ld = 65;
+            const std::size_t at65 = spmm::csr_family_plan().buffer_size(p);
+            if (at33 != at65) {
+                std::printf("FAIL column passes: buffer %zu bytes at n = 33, %zu at 65\n", at33, at65);
+                ++failures;
+            }
+        }
+    }
+}
+
+// The passes of a capped product run (check_passes plans them): a column-major op(B) of
+// 940000 rows whose row-wise copy of all n columns passes 128 MiB (at n = 33 in fp32:
+// 135 MB), under 200 rows of A with three of 250 nonzeros (long rows). Passes of 32
+// columns read the copy; the last pass has its own geometry: at n = 33 the one-column
+// kernel on column 32 of B as it is, at n = 37 (fp32) and 35 (fp64) a copy of its 5 or
+// 3 columns and groups of two column lanes. Each call also made the other way (with or
+// without preprocess) and bitwise the same, both index widths, against the reference.
+bool check_capped_passes(const tcs::device_info& dev) {
+    tcst_csr a = mixed(200, 940000, 9, 61, 250, seed + 9);
+    struct {
+        bool dbl, c_row, preprocess;
+        std::int64_t n;
+        long single, copies;  // one-column launches and copies of op(B) expected per call
+    } cases[] = {{false, true, true, 33, 1, 1}, {false, false, false, 37, 0, 2}, {true, true, false, 35, 0, 2}};
+    for (const auto& k : cases) {
+        config c;
+        c.dbl = k.dbl;
+        c.n = k.n;
+        c.b_row = false;
+        c.c_row = k.c_row;
+        c.base = int(k.n % 2);
+        c.beta = k.c_row ? 0.0 : -0.5;
+        c.preprocess = k.preprocess;
+        c.both_ways = true;
+        const long single_before = emu::launches_of("single_column_kernel");
+        const long copies_before = emu::launches_of("rowwise_kernel");
+        check("capped passes", a, c, dev);
+        const long single = emu::launches_of("single_column_kernel") - single_before;
+        const long copies = emu::launches_of("rowwise_kernel") - copies_before;
+        CHECK(single == 3 * k.single, "capped passes n=%lld: the one-column kernel ran %ld times, expected %ld",
+              (long long)k.n, single, 3 * k.single);
+        CHECK(copies == 3 * k.copies, "capped passes n=%lld: op(B) copied %ld times, expected %ld",
+              (long long)k.n, copies, 3 * k.copies);
+    }
+    tcst_csr_free(&a);
+    return true;
+}
+
 // Rows given by length: runs of empty rows between hub rows and short ones.
 tcst_csr with_lengths(const std::vector<int>& len, std::int64_t cols, std::uint64_t s) {
     tcst_rng r;
@@ -429,8 +555,8 @@ void check_merge_tiles(const tcs::device_info& dev) {
     tcst_csr_free(&hubs);
 }
 
-// CSR-vector (the automatic rule's kernel for a column-wise op(B), n = 2 to 16) on
-// hub rows among short ones (vector_rows.cuh, plan_vector_long_rows in geometry.hpp):
+// CSR-vector (the automatic rule's kernel for a column-wise op(B) at n = 2, requested
+// directly at n = 3 to 16, which DEFAULT now gives row-split) on hub rows among short ones (vector_rows.cuh, plan_vector_long_rows in geometry.hpp):
 // the groups skip the rows beyond the plan's threshold and the long rows' kernel sums
 // them from the lists, the same whether preprocess or the call itself listed them.
 // B column-major; C either way, base, beta and preprocess rotate; fp32 and fp64; both
@@ -458,6 +584,7 @@ void check_vector_long_rows(const tcs::device_info& dev) {
                 config c;
                 c.dbl = dbl;
                 c.n = ns[ni];
+                c.alg = c.n == 2 ? spmm::csr_kernel::automatic : spmm::csr_kernel::vector_rows;
                 c.trans_a = m == 3 && ni % 4 == 0;
                 c.b_row = false;
                 c.c_row = count % 3 == 0;
@@ -474,6 +601,8 @@ void check_vector_long_rows(const tcs::device_info& dev) {
 
 void run_suite(const tcs::device_info& dev) {
     check_buffer_bounds(dev);
+    check_passes(dev);
+    check_capped_passes(dev);
     check_vector_long_rows(dev);
     tcst_csr a = mixed(300, 260, 9, 61, 250, seed);
     tcst_csr runs;  // consecutive rows with one pattern: row-split's windows of runs

@@ -46,6 +46,15 @@
 namespace tcs::spmm::csr {
 namespace {
 
+// One pass of row-split over columns of C: its width, copies and geometry.
+struct pass_plan {
+    std::int64_t width = 0;  // columns (0: no such pass)
+    bool rowwise_b = false;  // reads a row-wise copy of op(B) (see shape)
+    bool rowwise_c = false;  // writes column-major C through a row-wise copy
+    geometry geo;
+    bool own_geometry = false;  // not the plan's (s.geo): long rows' slabs of its own
+};
+
 // Everything decided from the problem's sizes and types (never from values or
 // addresses), so that preprocess and run agree.
 struct shape {
@@ -58,7 +67,8 @@ struct shape {
                              // one, or a padded copy of a row-major one (padded_b_pays)
     bool rowwise_c = false;  // row-split writes column-major C through a row-wise copy
     geometry geo;              // for passes of `width` columns
-    long_plan longs;   // row-split, CSR-vector
+    pass_plan rest;            // row-split capped: the last pass, of n % width columns
+    long_plan longs;   // row-split, CSR-vector (for passes of `width` columns)
     bool runs_possible = false;  // row-split: preprocess counts runs of rows (rules.hpp)
     segmentation seg;  // merge-path; the scatter: segments of A's merge path as stored
     row_group group;   // CSR-vector
@@ -110,6 +120,35 @@ void plan_split(const problem& p, shape& s, std::int64_t width) {
     s.rowwise_c = !p.c.row_major && rowwise_c_pays(s.m, s.nnz, width, s.geo.lanes);
 }
 
+// The last pass where the copies are capped and n is no multiple of kChunkColumns: its
+// own geometry, for its own width, so that a pass of one column costs the lanes of one
+// (with the geometry of 32 columns it cost as much as a pass of 32), and a copy of
+// op(B) only where that width gains from one: a column-wise op(B) where
+// rowwise_b_pays holds at that width, a row-major one only beyond one vector (its rows
+// are still no whole number of vectors apart; up to V columns a row's elements cost no
+// more loads than its vector would). Its copies never exceed the other passes' (the
+// buffer holds theirs). It keeps the plan's long rows (lists, thresholds) with slabs of
+// its own (pass_long_slabs); where it could not (fits_long_plan), or where its width
+// asks for the same geometry, it is planned like the other passes.
+// Measured: docs/algorithms/spmm-csr.md, "The width cliff".
+void plan_rest(const problem& p, shape& s) {
+    const std::int64_t w = s.n % s.width;
+    if (s.width == s.n || w == 0) return;
+    pass_plan r;
+    r.width = w;
+    r.rowwise_b = s.rowwise_b && (b_columnwise(p) ? rowwise_b_pays(s.k, s.nnz, w)
+                                                  : w > vector_width_of(p.b.type));
+    r.geo = choose_split(s.m, s.nnz, w, size_of(p.a.type), p.device, r.rowwise_b);
+    r.rowwise_c = s.rowwise_c && rowwise_c_pays(s.m, s.nnz, w, r.geo.lanes);
+    r.own_geometry = fits_long_plan(s.longs, r.geo, w);
+    if (!r.own_geometry) {
+        r.rowwise_b = s.rowwise_b;
+        r.rowwise_c = s.rowwise_c;
+        r.geo = s.geo;
+    }
+    s.rest = r;
+}
+
 // The scatter's warps: kScatterItems items each of A's merge path as stored (A's rows
 // and nonzeros, not op(A)'s).
 segmentation scatter_segments(const problem& p) {
@@ -152,6 +191,7 @@ shape shape_of(const problem& p) {
         s.longs = plan_long_rows(s.geo, s.m, s.nnz, s.width, p.device);
         s.runs_possible = runs_possible(s.geo.busy, s.geo.rows_lanes, s.geo.lanes,
                                          s.longs.tiers[1].parts, element_bytes);
+        plan_rest(p, s);
     } else {
         s.geo = choose_geometry(s.n, element_bytes);
     }
@@ -423,24 +463,35 @@ void multiply(const problem& p, const product& x) {
 }
 
 // One pass of the product over columns j0 .. j0 + w - 1 of op(B) and C (all n columns
-// unless the copies are capped, see kChunkColumns): op(B)'s row-wise copy in, the
-// product, C's row-wise copy out. x holds the whole operands; a pass moves its pointers
-// to column j0. listed: preprocess's counts of long rows per tier, or null.
-void run_columns(const problem& p, const shape& s, const carved& b, product x, std::int64_t j0,
-                 std::int64_t w, const std::int64_t* listed) {
+// unless the copies are capped, see kChunkColumns), w = pass.width: op(B)'s row-wise
+// copy in, the product, C's row-wise copy out. x holds the whole operands; a pass moves
+// its pointers to column j0. listed: preprocess's counts of long rows per tier, or null.
+void run_columns(const problem& p, const shape& s, const pass_plan& pass, const carved& b,
+                 product x, std::int64_t j0, const std::int64_t* listed) {
     const std::size_t b_bytes = size_of(p.b.type);
+    const std::int64_t w = pass.width;
     x.n = w;
-    x.slabs = slab_count(w, s.geo);
+    x.geo = pass.geo;
+    x.slabs = slab_count(w, pass.geo);
     x.b = static_cast<const char*>(x.b) + j0 * x.b_col_stride * std::int64_t(b_bytes);
     x.c = static_cast<char*>(x.c) + j0 * x.c_col_stride * std::int64_t(size_of(p.c.type));
-    if (s.longs.any()) {  // a narrower last pass has fewer slabs of long rows
-        for (int tier = 0; tier < 2; ++tier) x.split.slabs[tier] = s.longs.tiers[tier].slabs_for(w);
-        if (listed)
-            x.split.long_blocks = s.longs.long_row_blocks({listed[0], listed[1]}, x.split.slabs);
+    if (s.longs.any()) {  // a narrower pass has fewer slabs of long rows
+        std::int64_t bound[2];
+        for (int tier = 0; tier < 2; ++tier) {
+            x.split.slabs[tier] = pass.own_geometry ? pass_long_slabs(pass.geo, tier, w)
+                                                    : s.longs.tiers[tier].slabs_for(w);
+            bound[tier] = listed ? listed[tier] : s.longs.tiers[tier].capacity;
+        }
+        x.split.long_blocks = s.longs.long_row_blocks(bound, x.split.slabs);
     }
-    x.b_vector = vectorizable(x.b, x.b_row_stride, x.b_col_stride, b_bytes, w, s.geo.width);
-    const std::int64_t stride = formats::rowwise_stride(s.width, b_bytes);
-    if (s.rowwise_b) {
+    // The runs' kernels exist for the plan's geometry (runs_possible); a last pass of
+    // another geometry takes them only where its own allows them too.
+    if (x.runs > 1 && !runs_possible(pass.geo.busy, pass.geo.rows_lanes, pass.geo.lanes,
+                                     s.longs.tiers[1].parts, size_of(p.a.type)))
+        x.runs = 1;
+    x.b_vector = vectorizable(x.b, x.b_row_stride, x.b_col_stride, b_bytes, w, pass.geo.width);
+    const std::int64_t stride = formats::rowwise_stride(w, b_bytes);
+    if (pass.rowwise_b) {
         // After analyse, which may have used the shared region for A^T's build. A
         // column-wise op(B) has column j at x.b + j * b_col_stride, a row-major one row kk
         // at x.b + kk * b_row_stride.
@@ -455,10 +506,10 @@ void run_columns(const problem& p, const shape& s, const carved& b, product x, s
         x.b_vector = true;  // padded rows: 16-byte loads in bounds at any n
     }
     x.c_vector = vectorizable(x.c, x.c_row_stride, x.c_col_stride, size_of(p.c.type), w,
-                              s.geo.width);
+                              pass.geo.width);
     void* const c = x.c;
     const value_type acc = accumulator_type(p);
-    if (s.rowwise_c) {
+    if (pass.rowwise_c) {
         // The kernel writes alpha*op(A)*op(B) in the accumulation type; the way back
         // adds beta*C, so C is rounded once, as on the direct path.
         static const double zero = 0.0;
@@ -472,7 +523,7 @@ void run_columns(const problem& p, const shape& s, const carved& b, product x, s
         x.beta.type = value_type::f64;
     }
     multiply(p, x);
-    if (s.rowwise_c)
+    if (pass.rowwise_c)
         formats::finish_columnwise(b.rowwise_c, stride, acc, s.m, w, c, p.c.ld, p.c.type, p.beta,
                                    p.stream);
 }
@@ -521,7 +572,7 @@ public:
             gather_transposed_values(p.a, b.t, p.stream);
         }
         x.kernel = s.kernel;
-        x.geo = s.geo;
+        x.geo = s.geo;  // row-split: each pass's (run_columns)
         x.group = s.group;
         if (s.kernel == csr_kernel::row_split || s.kernel == csr_kernel::vector_rows)
             x.split = split_of(s, b);
@@ -533,12 +584,40 @@ public:
             x.merge = merge_of(s, b);
             x.records = b.records;
         }
-        for (std::int64_t j0 = 0; j0 < s.n; j0 += s.width)
-            run_columns(p, s, b, x, j0, std::min(s.width, s.n - j0), listed);
+        pass_plan pass;
+        pass.width = s.width;
+        pass.rowwise_b = s.rowwise_b;
+        pass.rowwise_c = s.rowwise_c;
+        pass.geo = s.geo;
+        for (std::int64_t j0 = 0; j0 < s.n; j0 += s.width) {
+            if (s.n - j0 < s.width) {  // the last pass of a capped product
+                if (s.rest.width == s.n - j0) pass = s.rest;
+                pass.width = s.n - j0;
+            }
+            run_columns(p, s, pass, b, x, j0, listed);
+        }
     }
 };
 
 }  // namespace
+
+std::vector<column_pass> column_passes(const problem& p) {
+    const shape s = shape_of(p);
+    std::vector<column_pass> out;
+    if (s.empty || s.no_products || s.kernel != csr_kernel::row_split) return out;
+    for (std::int64_t j0 = 0; j0 < s.n; j0 += s.width) {
+        column_pass c;
+        c.first = j0;
+        c.width = std::min(s.width, s.n - j0);
+        const bool rest = c.width < s.width && s.rest.width == c.width;
+        c.geo = rest ? s.rest.geo : s.geo;
+        c.copies_b = rest ? s.rest.rowwise_b : s.rowwise_b;
+        c.copies_c = rest ? s.rest.rowwise_c : s.rowwise_c;
+        out.push_back(c);
+    }
+    return out;
+}
+
 }  // namespace tcs::spmm::csr
 
 namespace tcs::spmm {

@@ -400,6 +400,29 @@ inline long_plan plan_long_rows(const geometry& g, std::int64_t m, std::int64_t 
     return p;
 }
 
+// Column slabs of a tier's rows in a pass of w columns whose kernel has geometry g: its
+// long-row tasks take long_lanes(G) (tier 0) or very_long_lanes(G) (tier 1) column lanes
+// of V columns; the one-column kernel one slab. A pass of another geometry than the
+// plan's (the last pass of a capped product, plan_rest in csr_spmm.cu) counts its own.
+inline std::int64_t pass_long_slabs(const geometry& g, int tier, std::int64_t w) {
+    if (g.single) return 1;
+    const std::int64_t width = std::int64_t(tier == 0 ? long_lanes(g.lanes) : very_long_lanes(g.lanes)) * g.width;
+    return (w + width - 1) / width;
+}
+
+// Whether a pass of w columns on geometry g can take plan p's long rows (its threshold,
+// lists, tickets and partial sums, planned for another geometry): the kernels skip and
+// list rows by the plan's thresholds whatever their own lanes, so only the very long
+// rows' tickets (one per entry and slab) and partial sums (parts x slab columns per
+// ticket) must fit what the plan sized in the buffer.
+inline bool fits_long_plan(const long_plan& p, const geometry& g, std::int64_t w) {
+    const long_tier& very = p.tiers[1];
+    if (very.parts <= 1 || g.single) return true;  // one column: a ticket per entry, one sum per part
+    const std::int64_t slabs = pass_long_slabs(g, 1, w);
+    const std::int64_t columns = std::int64_t(very_long_lanes(g.lanes)) * g.width;
+    return slabs <= very.slabs && slabs * columns <= very.slabs * very.slab_width;
+}
+
 // CSR-vector's long rows (vector_rows.cuh): the same tiers, lists and tasks as
 // row-split's, planned for tasks of one column lane (slabs of V columns of op(B), read
 // element by element as CSR-vector reads a column-wise op(B)) and from the groups' L

@@ -13,6 +13,7 @@
 #include <cuda_runtime_api.h>
 
 #include <cstdint>
+#include <vector>
 
 namespace tcs::spmm::csr {
 
@@ -51,6 +52,17 @@ struct product {
     void* records = nullptr;   // merge-path: 2 * merge.count * n accumulators
     cudaStream_t stream = nullptr;
 };
+
+// A pass of row-split over columns first .. first + width - 1 of C, as a run makes it
+// (csr_spmm.cu): its geometry and whether it copies op(B) and C row-wise. For the host
+// tests: column_passes plans them from the problem's sizes alone and reads no array.
+struct column_pass {
+    std::int64_t first = 0, width = 0;
+    geometry geo;
+    bool copies_b = false, copies_c = false;
+};
+// Row-split's passes for p (none where another kernel runs or nothing is multiplied).
+std::vector<column_pass> column_passes(const problem& p);
 
 // One per A/B element type (multiply_*.cu): C's type and the index width pick a unit.
 void multiply_f32(const product& p);

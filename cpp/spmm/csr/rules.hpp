@@ -7,8 +7,8 @@
 // addresses), so that the size query, preprocess and every run agree without looking
 // at A.
 //
-// The automatic rule: CSR-vector for a column-wise op(B) up to kVectorRowsMaxColumns,
-// row-split for everything else, n == 1 included. Row-split lays its lanes over columns of
+// The automatic rule: CSR-vector for a column-wise op(B) at n = 2
+// (kVectorRowsMaxColumns), row-split for everything else, n == 1 included. Row-split lays its lanes over columns of
 // C and over a row's nonzeros, and gives long rows whole blocks (row_split.cuh); its
 // column lanes read 16-byte pieces of a row of op(B). CSR-vector lays its lanes over the
 // row's nonzeros only: A is read coalesced, the lanes of a group read the same column of
@@ -42,13 +42,13 @@ namespace tcs::spmm::csr {
 
 // ---- the automatic rule -------------------------------------------------------------
 
-// CSR-vector for column-wise op(B) (column j contiguous) up to this n: every kVectorTile
-// columns cost CSR-vector one more pass over each row (A's entries read again, from L1
-// after the first pass), so its lead shrinks as n grows. Measured against row-split's
-// element-wise reads of op(B), not against its row-wise copy (the limit may move either
-// way).
+// CSR-vector for column-wise op(B) (column j contiguous) up to this n, i.e. at n = 2
+// only: from n = 4 on, row-split (with its row-wise copy of op(B) where it pays) was
+// faster on three of the four matrices measured and never slower than cuSPARSE, while
+// CSR-vector fell behind both as n grew (every kVectorTile columns cost it one more pass
+// over each row).
 // docs/algorithms/spmm-csr.md, "The automatic rule"
-inline constexpr std::int64_t kVectorRowsMaxColumns = 16;
+inline constexpr std::int64_t kVectorRowsMaxColumns = 2;
 
 // Whether the automatic rule takes CSR-vector: column-wise op(B) from n = 2 up to
 // kVectorRowsMaxColumns. Not n == 1: there CSR-vector's groups, measured before they
@@ -179,7 +179,8 @@ inline bool rowwise_c_pays(std::int64_t m, std::int64_t nnz, std::int64_t n, int
 // columns would take more than kCopyBudgetBytes, row-split does the columns
 // kChunkColumns at a time, each pass copying its columns of op(B) (and, where it pays at
 // that width, writing its columns of C through the copy), so the buffer holds the copies
-// of kChunkColumns columns only. Why: with copies of all n columns the buffer was as
+// of kChunkColumns columns only; the last pass, of n % kChunkColumns columns, has a
+// geometry for its own width (plan_rest in csr_spmm.cu). Why: with copies of all n columns the buffer was as
 // large as op(B) and C together, more than a solver near the device's memory can give. A
 // pass of 32 columns reads A again, but on the matrices whose copies exceed the budget
 // four passes of 32 take about what one pass of 128 took; on the small matrices, whose
