@@ -1206,12 +1206,18 @@ TCS_API tcsStatus_t tcsSpMM_getBlockCounts(tcsConstSpMatDescr_t matA, int64_t* b
  *        tcsSpMV_preprocess; a call without preprocess finds the starts itself, the
  *        same y within rounding.
  *      - DEFAULT and CSR_ALG1 with y of the summation type (fp32, or fp64 for fp64
- *        data): with 4 Mi (4194304) nonzeros or more, the scatter, and the buffer of
- *        its starts; with fewer, the copy's buffer, the copy after tcsSpMV_preprocess on
- *        that buffer (measured faster there on an H200: docs/algorithms/spmv.md)
- *        and the scatter in a call without it (rather than sorting A's entries into
- *        the copy on every call). With fp16/bf16 y (rounded at every atomic addition,
- *        which would lose precision): the copy.
+ *        data): with fewer than 4 Mi (4194304) nonzeros, the copy's buffer, the copy
+ *        after tcsSpMV_preprocess on that buffer (measured faster there on an H200:
+ *        docs/algorithms/spmv.md) and the scatter in a call without it (rather than
+ *        sorting A's entries into the copy on every call). With 4 Mi nonzeros or more,
+ *        a buffer for both (the copy's and the scatter's starts); tcsSpMV_preprocess
+ *        builds both and counts whether the copy reads A's values close together (as
+ *        for bands and stencils: at least 90% of A's entries in windows of 32 rows of
+ *        A^T whose entries lie within an eighth of the device's L2 cache size of A's
+ *        values); later calls on that buffer take the copy if so, the scatter if not.
+ *        A call without preprocess, or after a preprocess captured into a graph (which
+ *        cannot read the count back), scatters. With fp16/bf16 y (rounded at every
+ *        atomic addition, which would lose precision): the copy.
  *  - alpha and beta follow the handle's pointer mode; beta == 0 never reads y (y may
  *    hold NaN).
  *  - No allocation. tcsSpMV is asynchronous and never synchronizes. Except for the
@@ -1241,8 +1247,9 @@ TCS_API tcsStatus_t tcsSpMV_bufferSize(tcsHandle_t handle, tcsOperation_t opA,
  *  tcsSpMM_preprocess does (one active buffer per matrix, shared with SpMM: a
  *  preprocess of either replaces the other's). Later tcsSpMV calls with this buffer
  *  and the same parameters (alpha, beta, x, y and A's values may change) reuse it. May
- *  wait for the stream once, to read the count of long rows (not while the stream is
- *  being captured). */
+ *  wait for the stream once, to read the count of long rows and, for op(A) = A^T with
+ *  DEFAULT or CSR_ALG1 from 4 Mi nonzeros, whether the copy reads A close together (not
+ *  while the stream is being captured: such a call then scatters). */
 TCS_API tcsStatus_t tcsSpMV_preprocess(tcsHandle_t handle, tcsOperation_t opA,
                                        const void* alpha, tcsConstSpMatDescr_t matA,
                                        tcsConstDnVecDescr_t vecX, const void* beta,

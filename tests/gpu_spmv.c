@@ -5,7 +5,8 @@
  * thousands of entries, nnz == 0, m or k == 0 or 1, rectangular shapes, vectors off
  * 16-byte alignment, the DEFAULT, CSR_ALG1 and CSR_ALG2 algorithms (bitwise the same
  * y, but for the atomic scatter of DEFAULT and CSR_ALG1 with op T, which is checked
- * against the reference and from 4 Mi nonzeros needs no buffer), preprocess then new
+ * against the reference; from 4 Mi nonzeros, after preprocess, the copy where it reads A
+ * close together, bitwise CSR_ALG2's y, the scatter where not), preprocess then new
  * values of A, runs without preprocess (bitwise the same), bitwise the same y as
  * tcsSpMM with one column (the path it is built on), op T with CSR_ALG2 bitwise as op N
  * over the host's transpose (values read in place), CUDA graph capture and replay,
@@ -482,10 +483,12 @@ static void test_bitwise_same(void** state) {
     tcst_csr_free(&a);
 }
 
-/* op T with DEFAULT and CSR_ALG1 from 4 Mi nonzeros (the scatter always): a buffer that
- * holds only the partition of A's merge path (4 bytes per 256 rows and nonzeros, and
- * the carving's alignment), the same y with and without preprocess (with it the warps
- * read their start rows from the partition, without it they search), within the
+/* op T with DEFAULT and CSR_ALG1 from 4 Mi nonzeros on random rows (the scatter with
+ * and without preprocess: its windows of rows read A far apart, test_large_local_copy
+ * has the other side): a buffer that holds the partition of A's merge path (4 bytes per
+ * 256 rows and nonzeros) and the transposed copy the rule might have taken (4 bytes per
+ * column and 8 per nonzero at least), the same y with and without preprocess (with it
+ * the warps read their start rows from the partition, without it they search), within the
  * reference's tolerance, every value type, both bases, 32- and 64-bit indices, device
  * scalars and beta != 0. Two matrices: rows of 0-19 entries (rows found by the window of
  * row ends) and of 1-100 (mean about 50: rows found by the walk), with a few rows of
@@ -517,14 +520,68 @@ static void test_large_scatter(void** state) {
             const int scatters = t->y == CUDA_R_32F || t->y == CUDA_R_64F;
             if (scatters) {
                 const size_t partition = 4 * ((size_t)(a.rows + a.nnz) / 256 + 2);
-                if (bytes < partition || bytes > partition + 4096)
-                    fail_msg("%s, large op T: buffer %zu bytes, the partition takes %zu", t->name,
-                             bytes, partition);
+                const size_t copy = 4 * ((size_t)a.cols + 1 + 2 * (size_t)a.nnz);
+                if (bytes < partition + copy)
+                    fail_msg("%s, large op T: buffer %zu bytes, the partition and the copy take %zu",
+                             t->name, bytes, partition + copy);
             }
             for (int pre = 0; pre < 2; ++pre) {
                 c.preprocess = pre;
                 check_case(shape == 0 ? "large, op T, short rows" : "large, op T, long rows", &a, &c);
             }
+            tcst_csr_free(&a);
+        }
+    }
+    tcst_csr_free(&originals[0]);
+    tcst_csr_free(&originals[1]);
+}
+
+/* op T with DEFAULT and CSR_ALG1 from 4 Mi nonzeros after preprocess: the transposed
+ * copy where its windows of 32 rows read A close together (cpp/spmm/csr/rules.hpp,
+ * copy_reads_locally): on a band of half-width 4 (470,000 rows of 9, about 4.2 million
+ * entries) the y is bitwise CSR_ALG2's, twice; the scatter where they do not (uniform
+ * random rows of 4 over 1,100,000 columns): within the reference. Without preprocess both
+ * scatter: within the reference. fp32 and fp64, bases 0 and 1, 32- and 64-bit indices,
+ * beta 0 and != 0. */
+static void test_large_local_copy(void** state) {
+    (void)state;
+    if (fx.quick) return; /* a size, not a path, that the sanitizer run can leave out */
+    tcst_csr originals[2];
+    assert_int_equal(tcst_gen_banded(470000, 4, fx.seed, &originals[0]), 0);
+    assert_int_equal(tcst_gen_uniform(1100000, 1100000, 4, fx.seed + 1, &originals[1]), 0);
+    for (int shape = 0; shape < 2; ++shape) {
+        assert_true(originals[shape].nnz >= (int64_t)4 << 20);
+        for (int type = FP32; type <= FP64; ++type) {
+            const types_t* t = &TYPES[type];
+            tcst_csr a;
+            assert_int_equal(tcst_csr_copy(&originals[shape], &a), 0);
+            spmv_case c = plain_case(type);
+            c.trans = 1;
+            c.base = (type + shape) % 2;
+            c.wide = type == FP64;
+            c.alpha = -1.25;
+            c.beta = type == FP32 ? 0.0 : 0.5;
+            double* x = random_vector(a.rows, t->ax);
+            double* y0 = random_vector(a.cols, t->y);
+            c.alg = TCS_SPMV_CSR_ALG2;
+            outcome copy = run_spmv(&a, &c, x, y0, NULL, NULL);
+            check_y("large op T, CSR_ALG2", &a, &c, x, y0, &copy);
+            release_all(NULL);
+            for (int pre = 1; pre >= 0; --pre)
+                for (int rep = 0; rep < 2; ++rep) {
+                    c.alg = rep == 0 ? TCS_SPMV_ALG_DEFAULT : TCS_SPMV_CSR_ALG1;
+                    c.preprocess = pre;
+                    outcome o = run_spmv(&a, &c, x, y0, NULL, NULL);
+                    check_y(shape == 0 ? "large op T, band" : "large op T, random rows", &a, &c, x,
+                            y0, &o);
+                    if (shape == 0 && pre && memcmp(copy.raw, o.raw, o.bytes) != 0)
+                        fail_msg("%s, band, alg %d after preprocess: y differs from CSR_ALG2's (the "
+                                 "copy was expected)", t->name, (int)c.alg);
+                    outcome_free(&o);
+                    release_all(NULL);
+                }
+            outcome_free(&copy);
+            free(x), free(y0);
             tcst_csr_free(&a);
         }
     }
@@ -695,26 +752,26 @@ static void test_preprocess_then_new_values(void** state) {
     tcst_csr_free(&a);
 }
 
-/* Preprocess outside, SpMV captured into a CUDA graph and replayed: the same bits as a
- * direct call. */
-static void test_graph_capture(void** state) {
-    (void)state;
-    tcst_csr a;
-    gen(&a, 3000, 3000, 20, 0.05, 300, 2500);
+/* Preprocess outside, SpMV (fp32, DEFAULT) captured into a CUDA graph and replayed: the
+ * same bits as a direct call. op N on rows with long ones; op T on a band of 4 Mi
+ * nonzeros and more, where the preprocessed call takes the transposed copy
+ * (test_large_local_copy). */
+static void capture_and_compare(const tcst_csr* a, tcsOperation_t op) {
+    const int trans = op != TCS_OPERATION_NON_TRANSPOSE;
+    const int64_t m = trans ? a->cols : a->rows, k = trans ? a->rows : a->cols;
     const types_t* t = &TYPES[FP32];
-    const device_matrix d = upload_matrix(&a, 0, t->ax, 0);
-    double* x = random_vector(a.cols, t->ax);
-    void* dx = vector_on_device(x, a.cols, t->ax, 0);
-    void* dy = vector_on_device(NULL, a.rows, t->y, 0);
+    const device_matrix d = upload_matrix(a, 0, t->ax, 0);
+    double* x = random_vector(k, t->ax);
+    void* dx = vector_on_device(x, k, t->ax, 0);
+    void* dy = vector_on_device(NULL, m, t->y, 0);
     tcsConstDnVecDescr_t vx = NULL;
     tcsDnVecDescr_t vy = NULL;
-    assert_ok(tcsCreateConstDnVec(&vx, a.cols, dx, t->ax));
-    assert_ok(tcsCreateDnVec(&vy, a.rows, dy, t->y));
+    assert_ok(tcsCreateConstDnVec(&vx, k, dx, t->ax));
+    assert_ok(tcsCreateDnVec(&vy, m, dy, t->y));
     cudaStream_t stream;
     CUDA_OK(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
     assert_ok(tcsSetStream(fx.handle, stream));
     const float one = 1.0f, zero = 0.0f;
-    const tcsOperation_t op = TCS_OPERATION_NON_TRANSPOSE;
     size_t bytes = 0;
     assert_ok(tcsSpMV_bufferSize(fx.handle, op, &one, d.descr, vx, &zero, vy, CUDA_R_32F,
                                  TCS_SPMV_ALG_DEFAULT, &bytes));
@@ -723,7 +780,7 @@ static void test_graph_capture(void** state) {
                                  TCS_SPMV_ALG_DEFAULT, buffer));
     assert_ok(tcsSpMV(fx.handle, op, &one, d.descr, vx, &zero, vy, CUDA_R_32F, TCS_SPMV_ALG_DEFAULT, buffer));
     CUDA_OK(cudaStreamSynchronize(stream));
-    const size_t ybytes = (size_t)a.rows * sizeof(float);
+    const size_t ybytes = (size_t)m * sizeof(float);
     void* direct = xmalloc(ybytes);
     void* replayed = xmalloc(ybytes);
     assert_int_equal(tcst_device_download(direct, dy, ybytes), 0);
@@ -740,13 +797,26 @@ static void test_graph_capture(void** state) {
     CUDA_OK(cudaGraphLaunch(exec, stream));
     CUDA_OK(cudaStreamSynchronize(stream));
     assert_int_equal(tcst_device_download(replayed, dy, ybytes), 0);
-    if (memcmp(direct, replayed, ybytes) != 0) fail_msg("the replayed graph gave another y");
+    if (memcmp(direct, replayed, ybytes) != 0)
+        fail_msg("op %s: the replayed graph gave another y", trans ? "T" : "N");
     CUDA_OK(cudaGraphExecDestroy(exec));
     CUDA_OK(cudaGraphDestroy(graph));
     assert_ok(tcsSetStream(fx.handle, NULL));
     CUDA_OK(cudaStreamDestroy(stream));
     free(direct), free(replayed), free(x);
     tcsDestroyDnVec(vx), tcsDestroyDnVec(vy), tcsDestroySpMat(d.descr);
+}
+
+static void test_graph_capture(void** state) {
+    (void)state;
+    tcst_csr a;
+    gen(&a, 3000, 3000, 20, 0.05, 300, 2500);
+    capture_and_compare(&a, TCS_OPERATION_NON_TRANSPOSE);
+    tcst_csr_free(&a);
+    if (fx.quick) return;
+    release_all(NULL);
+    assert_int_equal(tcst_gen_banded(470000, 4, fx.seed, &a), 0);
+    capture_and_compare(&a, TCS_OPERATION_TRANSPOSE);
     tcst_csr_free(&a);
 }
 
@@ -799,6 +869,7 @@ int main(void) {
         cmocka_unit_test_teardown(test_bitwise_same, release_all),
         cmocka_unit_test_teardown(test_index64, release_all),
         cmocka_unit_test_teardown(test_large_scatter, release_all),
+        cmocka_unit_test_teardown(test_large_local_copy, release_all),
         cmocka_unit_test_teardown(test_alg2_transpose_in_place, release_all),
         cmocka_unit_test_teardown(test_index_type_statuses, release_all),
         cmocka_unit_test_teardown(test_preprocess_then_new_values, release_all),

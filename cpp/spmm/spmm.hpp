@@ -80,10 +80,14 @@ struct block_counts {
 
 // What preprocess counted in A's structure, for run: the rows per window of runs of rows
 // with one pattern (csr/rules.hpp; 1: none) and row-split's long rows per tier (-1: not
-// counted); whether the automatic rule chose the block family, and its counts.
+// counted); whether the automatic rule chose the block family, and its counts; for SpMV
+// with opA = T from 4 Mi nonzeros, whether the transposed copy reads A's values close
+// together, so that it takes the product instead of the scatter (csr/rules.hpp,
+// copy_reads_locally).
 struct analysis {
     int runs = 1;
     std::int64_t listed[2] = {-1, -1};
+    bool transpose_local = false;
     bool blocks = false;  // the block family computes (its format is in the buffer)
     block_counts counts;
 };

@@ -12,8 +12,11 @@
 // runs of empty rows and a lone long row, each width against the reference (its sums
 // depend on the schedule), and the transposed copy with it; without atomics the
 // one-column kernel reads A's values in place through the copy's permutation, bitwise as
-// over the host's A^T. CSR-vector (column-major B, n = 2 to 16: DEFAULT's at n = 2,
-// requested beyond) on hub rows among short
+// over the host's A^T. From 4 Mi nonzeros with atomics, after preprocess: the copy on a
+// band (bitwise CSR_ALG2's y, no scatter), the scatter on uniform random rows, and the
+// count behind that choice (count_local_entries) against the host's on small matrices.
+// CSR-vector (column-major B, n = 2 to 16: DEFAULT's at n = 2, requested beyond) on hub
+// rows among short
 // ones: its long rows' kernel over the lists (warps, blocks, very long rows in parts),
 // each call also made the other way (with or without preprocess) and bitwise the same.
 // A row-major op(B) at n = 33-129 with leading dimensions beyond n: row-split's padded
@@ -26,6 +29,8 @@
 #include "simt.hpp"
 #include "spmm/plan.hpp"
 #include "spmm/csr/product.hpp"
+#include "spmm/csr/rules.hpp"
+#include "spmm/csr/transpose.hpp"
 #include "tcs_test_support.h"
 
 #include <climits>
@@ -287,6 +292,109 @@ bool check_in_place(const char* name, const tcst_csr& a0, bool dbl, int base, bo
     CHECK(wide_gathered == (a0.nnz > 0 ? 1 : 0), "%s: op T at n = 2 gathered %ld times", name,
           wide_gathered);
     CHECK(in_place == direct, "%s: op T in place differs from op N over the host's transpose", name);
+    return true;
+}
+
+// The count behind copy_reads_locally (rules.hpp): the transposed copy built on the
+// emulation, count_local_entries over it at span limits from 0 to past nnz, against the
+// count on the host (windows of kLocalWindowRows columns of A, the span of their entries'
+// positions in A).
+bool check_local_count(const char* name, const tcst_csr& a0, bool wide, int base) {
+    std::printf("  %-22s local windows of A^T, %s indices, base %d\n", name, wide ? "64-bit" : "32-bit", base);
+    std::fflush(stdout);
+    tcst::host_indices idx;
+    tcs::csr_view a;
+    idx.fill(a0, base, wide, a);
+    a.rows = a0.rows;
+    a.cols = a0.cols;
+    a.nnz = a0.nnz;
+    a.type = value_type::f32;
+    a.base = base;
+    tcs::carver kept_size, scratch_size;
+    tcs::spmm::csr::carve_transposed(a, false, kept_size, scratch_size);
+    buffer kept_bytes(kept_size.bytes()), scratch_bytes(scratch_size.bytes() + 8);
+    buffer counter(sizeof(unsigned long long));
+    tcs::carver kept(kept_bytes.get()), scratch(scratch_bytes.get());
+    const auto t = tcs::spmm::csr::carve_transposed(a, false, kept, scratch);
+    tcs::spmm::csr::build_transposed_structure(a, t, nullptr);
+    std::vector<std::int64_t> first(std::size_t(a0.cols), -1), last(std::size_t(a0.cols), -1);
+    std::vector<std::int64_t> count(std::size_t(a0.cols), 0);
+    for (std::int64_t i = 0; i < a0.rows; ++i)
+        for (int e = a0.row_ptr[i]; e < a0.row_ptr[i + 1]; ++e) {
+            const std::size_t j = std::size_t(a0.col_idx[e]);
+            if (first[j] < 0) first[j] = e;
+            last[j] = e;
+            ++count[j];
+        }
+    const std::int64_t limits[] = {0, 5, 40, 300, a0.nnz / 3, a0.nnz};
+    for (std::int64_t limit : limits) {
+        std::int64_t want = 0;
+        for (std::int64_t w = 0; w < a0.cols; w += tcs::spmm::csr::kLocalWindowRows) {
+            std::int64_t lo = -1, hi = -1, entries = 0;
+            for (std::int64_t j = w; j < a0.cols && j < w + tcs::spmm::csr::kLocalWindowRows; ++j)
+                if (count[std::size_t(j)] > 0) {
+                    lo = lo < 0 ? first[std::size_t(j)] : std::min(lo, first[std::size_t(j)]);
+                    hi = std::max(hi, last[std::size_t(j)]);
+                    entries += count[std::size_t(j)];
+                }
+            if (entries > 0 && hi - lo <= limit) want += entries;
+        }
+        unsigned long long* got = static_cast<unsigned long long*>(counter.get());
+        *got = 0;
+        tcs::spmm::csr::count_local_entries(a, t, limit, got, nullptr);
+        CHECK(std::int64_t(*got) == want, "%s: span limit %lld: %llu local entries, the host counts %lld",
+              name, (long long)limit, *got, (long long)want);
+    }
+    return true;
+}
+
+// SpMV with opA = T where atomics are allowed, from kScatterMinNonzeros (csr_spmm.cu):
+// after preprocess the transposed copy where its windows of rows read A close together
+// (a band: bitwise the y of CSR_ALG2, no scatter), the scatter where they do not (uniform
+// random rows: within the reference); both within the reference.
+bool check_large_transpose(const char* name, const tcst_csr& a, bool local, const tcs::device_info& dev) {
+    std::printf("  %-22s fp32 op T n=1 atomics, %lld nonzeros, preprocess: %s expected\n", name,
+                (long long)a.nnz, local ? "the copy" : "the scatter");
+    std::fflush(stdout);
+    if (a.nnz < tcs::spmm::csr::kScatterMinNonzeros) std::abort();
+    tcst_rng rng;
+    tcst_rng_seed(&rng, seed * 139);
+    std::vector<double> x(std::size_t(a.rows)), y0(std::size_t(a.cols));
+    for (auto& v : x) v = double(float(tcst_rng_symmetric(&rng)));
+    for (auto& v : y0) v = double(float(tcst_rng_symmetric(&rng)));
+    config c;
+    c.trans_a = true;
+    c.n = 1;
+    c.atomics = true;
+    c.beta = -0.5;
+    const long scatters_before = emu::launches_of("scatter_column_kernel");
+    const long counts_before = emu::launches_of("local_entries_kernel");
+    const auto got = multiply(a, c, false, x, y0, dev, seed * 41 + 1);
+    const long scattered = emu::launches_of("scatter_column_kernel") - scatters_before;
+    const long counted = emu::launches_of("local_entries_kernel") - counts_before;
+    std::vector<double> ref(std::size_t(a.cols), 0.0), mag(ref.size(), 0.0);
+    for (std::int64_t i = 0; i < a.rows; ++i)
+        for (int e = a.row_ptr[i]; e < a.row_ptr[i + 1]; ++e) {
+            const double t = double(float(a.val[e])) * x[std::size_t(i)];
+            ref[std::size_t(a.col_idx[e])] += t;
+            mag[std::size_t(a.col_idx[e])] += std::fabs(t);
+        }
+    std::size_t off = 0;
+    for (std::size_t j = 0; j < ref.size(); ++j) {
+        const double want = 1.5 * ref[j] - 0.5 * y0[j];
+        if (std::fabs(get(got.data(), j, false) - want) > 1e-5 * (1.5 * mag[j] + 0.5 * std::fabs(y0[j])) + 1e-300)
+            ++off;
+    }
+    CHECK(off == 0, "%s: %zu elements of y differ from the reference", name, off);
+    CHECK(counted == 1, "%s: preprocess counted the local entries %ld times, expected once", name, counted);
+    CHECK(scattered == (local ? 0 : 1), "%s: the scatter ran %ld times, expected %d", name, scattered,
+          local ? 0 : 1);
+    if (local) {
+        config deterministic = c;
+        deterministic.atomics = false;  // CSR_ALG2: the same copy, the same sums
+        CHECK(multiply(a, deterministic, false, x, y0, dev, seed * 41 + 2) == got,
+              "%s: the copy's y differs from CSR_ALG2's", name);
+    }
     return true;
 }
 
@@ -711,10 +819,22 @@ void run_suite(const tcs::device_info& dev) {
             for (int pre = 0; pre < 2; ++pre)
                 check_in_place(shapes[m], *scattered[m], dbl != 0, (m + pre) % 2, pre != 0,
                                (m + dbl) % 2 ? -0.5 : 0.0, dev);
+    const char* counted[] = {"count, mixed rows", "count, empty rows", "count, stencil",
+                             "count, one long row"};
+    for (int m = 0; m < 4; ++m) check_local_count(counted[m], *scattered[m], m % 2 == 1, (m / 2) % 2);
     tcst_csr_free(&lone);
     tcst_csr_free(&hollow);
     tcst_csr_free(&a);
     tcst_csr_free(&runs);
+    // From 4 Mi nonzeros: a band of half-width 4 (470,000 rows of 9) and uniform random
+    // rows of 4 (1,100,000 rows and columns).
+    tcst_csr band, uniform;
+    if (tcst_gen_banded(470000, 4, seed + 9, &band) != 0) std::abort();
+    if (tcst_gen_uniform(1100000, 1100000, 4, seed + 10, &uniform) != 0) std::abort();
+    check_large_transpose("large, band", band, true, dev);
+    check_large_transpose("large, uniform rows", uniform, false, dev);
+    tcst_csr_free(&uniform);
+    tcst_csr_free(&band);
 }
 
 }  // namespace

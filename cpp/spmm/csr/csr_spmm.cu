@@ -14,10 +14,12 @@
 //                  two of them are alive at once on the stream; or row-split's
 //                  padded copy of a row-major op(B) whose rows are no whole number
 //                  of 16-byte vectors (padded_b_pays)
-//   kept           opA = T (but where the scatter always runs): A^T's row offsets,
-//                  column indices, permutation, values (none where the one-column
-//                  kernel reads A's in place: rules.hpp, reads_transpose_in_place)
-//                  the scatter: the partition of A's merge path (warp start rows)
+//   kept           opA = T: A^T's row offsets, column indices, permutation, values
+//                  (none where the one-column kernel reads A's in place: rules.hpp,
+//                  reads_transpose_in_place)
+//                  the scatter from kScatterMinNonzeros: the partition of A's merge
+//                  path (warp start rows), and preprocess's count of the copy's
+//                  entries that read A close together (rules.hpp, copy_reads_locally)
 //                  row-split and CSR-vector: the counts and lists of long rows, the
 //                  very long rows' tickets (zero between runs) and partial sums;
 //                  row-split: the row-wise copy of a column-major C
@@ -71,6 +73,11 @@ struct shape {
     long_plan longs;   // row-split, CSR-vector (for passes of `width` columns)
     bool runs_possible = false;  // row-split: preprocess counts runs of rows (rules.hpp)
     segmentation seg;  // merge-path; the scatter: segments of A's merge path as stored
+    // SpMV with opA = T from kScatterMinNonzeros where atomics are allowed: the copy
+    // (kernel, geometry and long rows as planned here) after a preprocess that found it
+    // reading A's values close together (analysis::transpose_local), the scatter (seg)
+    // in every other call. The buffer holds both.
+    bool scatter_unless_local = false;
     row_group group;   // CSR-vector
 };
 
@@ -176,9 +183,8 @@ shape shape_of(const problem& p) {
     // strides are int64 and bounded by the descriptors (no ld times rows passes int64).
     if (s.n >= INT_MAX) fail(errc::insufficient_resources, "SpMM: C has 2^31 or more columns");
     if (may_scatter(p, s.n) && s.nnz >= kScatterMinNonzeros) {
-        s.kernel = csr_kernel::scatter;
+        s.scatter_unless_local = true;
         s.seg = scatter_segments(p);
-        return s;
     }
     const std::size_t element_bytes = size_of(p.a.type);
     s.kernel = choose_kernel(p.requested_kernel, s.n, b_columnwise(p));
@@ -210,6 +216,7 @@ struct carved {
     int* long_lists[2] = {nullptr, nullptr};
     void* partials = nullptr;
     int* limits = nullptr;   // merge-path and the scatter: seg.count + 1
+    unsigned long long* local_count = nullptr;  // scatter_unless_local: the copy's local entries
     void* records = nullptr; // merge-path: 2 * seg.count * n accumulators
     void* rowwise_b = nullptr;  // row-split's copy of op(B): k x formats::rowwise_stride(width)
     void* rowwise_c = nullptr;  // row-split, column-major C: m x formats::rowwise_stride(width) sums
@@ -217,22 +224,19 @@ struct carved {
     std::size_t bytes = 0;
 };
 
-// Whether op(A) = A^T is read from a transposed copy in the buffer (everything but the
-// scatter, which reads A as stored).
-bool copies_transpose(const problem& p, const shape& s) {
-    return p.trans_a && s.kernel != csr_kernel::scatter;
-}
-
+// op(A) = A^T is read from a transposed copy in the buffer, whose room every shape with
+// opA = T holds (the scatter, which reads A as stored, is never the shape's kernel: a call
+// takes it where it may and has no copy it may use, see scatters).
 // Whether the copy holds no values: the product reads A's through its permutation.
 bool transpose_in_place(const problem& p, const shape& s) {
-    return copies_transpose(p, s) && reads_transpose_in_place(s.kernel, s.n);
+    return p.trans_a && reads_transpose_in_place(s.kernel, s.n);
 }
 
 carved carve(const problem& p, const shape& s, void* buffer) {
     carved out;
     if (s.empty || s.no_products) return out;
     const bool merge = s.kernel == csr_kernel::merge_path;
-    const bool copy = copies_transpose(p, s);
+    const bool copy = p.trans_a;
     std::size_t build_bytes = 0;
     if (copy) {
         carver kept_size, scratch_size;
@@ -261,7 +265,10 @@ carved carve(const problem& p, const shape& s, void* buffer) {
         out.limits = kept.take<int>(std::size_t(s.seg.count) + 1);
         out.records = shared;
     }
-    if (s.kernel == csr_kernel::scatter) out.limits = kept.take<int>(std::size_t(s.seg.count) + 1);
+    if (s.scatter_unless_local) {
+        out.limits = kept.take<int>(std::size_t(s.seg.count) + 1);
+        out.local_count = kept.take<unsigned long long>(1);
+    }
     if (s.rowwise_b) out.rowwise_b = shared;
     if (s.rowwise_c) out.rowwise_c = kept.take<char>(rowwise_c_bytes(p, s));
     if (s.runs_possible) out.run_counts = kept.take<unsigned long long>(2);
@@ -313,7 +320,7 @@ merge_view merge_of(const shape& s, const carved& b) {
 // of A's as stored for the scatter.
 merge_view partition_of(const problem& p, const shape& s, const carved& b) {
     merge_view v = merge_of(s, b);
-    if (s.kernel == csr_kernel::scatter) v.items = p.a.rows + s.nnz;
+    if (s.scatter_unless_local) v.items = p.a.rows + s.nnz;
     return v;
 }
 
@@ -321,7 +328,7 @@ merge_view partition_of(const problem& p, const shape& s, const carved& b) {
 // A^T's structure, built first), of op(A) for merge-path and of A as stored for the
 // scatter.
 void partition(const problem& p, const shape& s, const carved& b) {
-    const bool scatter = s.kernel == csr_kernel::scatter;
+    const bool scatter = s.scatter_unless_local;
     if (s.kernel != csr_kernel::merge_path && !scatter) return;
     const csr_rows a = scatter ? as_stored(p) : op_a(p, b);
     const std::int64_t rows = scatter ? p.a.rows : s.m;
@@ -372,7 +379,7 @@ void list_long_rows(const problem& p, const shape& s, const carved& b) {
 
 // Everything that depends only on A's structure, for preprocess or a run without it.
 void analyse(const problem& p, const shape& s, const carved& b) {
-    if (copies_transpose(p, s)) build_transposed_structure(p.a, b.t, p.stream);
+    if (p.trans_a) build_transposed_structure(p.a, b.t, p.stream);
     list_long_rows(p, s, b);
     partition(p, s, b);
 }
@@ -385,12 +392,15 @@ void analyse(const problem& p, const shape& s, const carved& b) {
 //     until they have read the count (measured:
 //     docs/algorithms/spmm-csr.md, "Preprocess's counted long-row blocks");
 //   - the runs of rows with one pattern in op(A), and the window they make row-split
-//     use (rules.hpp): the host chooses the kernel.
-// Not while the stream is being captured (a graph cannot wait): the bound's wave and no
-// runs then, the same results.
+//     use (rules.hpp): the host chooses the kernel;
+//   - SpMV with opA = T from kScatterMinNonzeros: the copy's entries in windows of rows
+//     that read A's values close together, whether the copy or the scatter runs
+//     (rules.hpp, copy_reads_locally).
+// Not while the stream is being captured (a graph cannot wait): the bound's wave, no
+// runs and the scatter then, the same results (the scatter's within rounding).
 analysis count_found(const problem& p, const shape& s, const carved& b) {
     analysis out;
-    if (!s.longs.any() && !s.runs_possible) return out;
+    if (!s.longs.any() && !s.runs_possible && !s.scatter_unless_local) return out;
     cudaStreamCaptureStatus capture = cudaStreamCaptureStatusNone;
     check_cuda(cudaStreamIsCapturing(p.stream, &capture), "SpMM counts: capture status");
     if (capture != cudaStreamCaptureStatusNone) return out;
@@ -415,7 +425,17 @@ analysis count_found(const problem& p, const shape& s, const carved& b) {
         check_cuda(cudaMemcpyAsync(listed, b.long_counts, sizeof listed, cudaMemcpyDeviceToHost,
                                    p.stream),
                    "SpMM long rows count");
+    unsigned long long local = 0;
+    if (s.scatter_unless_local) {
+        check_cuda(cudaMemsetAsync(b.local_count, 0, sizeof local, p.stream), "SpMV locality reset");
+        count_local_entries(p.a, b.t, local_span_limit(p.device->l2_bytes, size_of(p.a.type)),
+                            b.local_count, p.stream);
+        check_cuda(cudaMemcpyAsync(&local, b.local_count, sizeof local, cudaMemcpyDeviceToHost,
+                                   p.stream),
+                   "SpMV locality count");
+    }
     check_cuda(cudaStreamSynchronize(p.stream), "SpMM counts");
+    if (s.scatter_unless_local) out.transpose_local = copy_reads_locally(std::int64_t(local), s.nnz);
     if (s.runs_possible) out.runs = choose_runs(runs, s.m);
     if (s.longs.any())
         for (int tier = 0; tier < 2; ++tier)
@@ -528,6 +548,14 @@ void run_columns(const problem& p, const shape& s, const pass_plan& pass, const 
                                    p.stream);
 }
 
+// Whether a run scatters (SpMV with opA = T where atomics are allowed): without
+// preprocess (rather than sorting A's entries into the copy on every call), and from
+// kScatterMinNonzeros unless preprocess found the copy reading A close together.
+bool scatters(const problem& p, const shape& s, bool preprocessed, const analysis& found) {
+    if (!may_scatter(p, s.n)) return false;
+    return !preprocessed || (s.scatter_unless_local && !found.transpose_local);
+}
+
 // The family behind plan.hpp's interface: nothing it cannot compute (the C layer checks
 // the index widths), its choices all made by shape_of.
 class family_plan final : public plan {
@@ -552,10 +580,10 @@ public:
         if (s.empty) return;
         if (s.no_products || p.alpha.is_host_zero()) return formats::scale(p.c, p.beta, p.stream);
         product x = dense_part(p, s);
-        if (s.kernel == csr_kernel::scatter || (!preprocessed && may_scatter(p, s.n))) {
+        if (scatters(p, s, preprocessed, found)) {
             // A as stored: a.rows x a.cols, y of a.cols; the partition where preprocess
             // left it, else each warp searches.
-            if (preprocessed && s.kernel == csr_kernel::scatter) x.merge = partition_of(p, s, carve(p, s, buffer));
+            if (preprocessed && s.scatter_unless_local) x.merge = partition_of(p, s, carve(p, s, buffer));
             x.rows = int(p.a.rows);
             x.cols = int(p.a.cols);
             take_rows(x, as_stored(p));

@@ -5,7 +5,9 @@
 // (geometry.hpp, which includes this file), the kernels and the transpose are built
 // from. Each choice is a function of sizes, types and layouts (never of values or
 // addresses), so that the size query, preprocess and every run agree without looking
-// at A.
+// at A; but for what preprocess counts and a preprocessed run then uses (runs of rows,
+// below; SpMV's copy where it reads A's values close together), which the buffer covers
+// either way.
 //
 // The automatic rule: CSR-vector for a column-wise op(B) at n = 2
 // (kVectorRowsMaxColumns), row-split for everything else, n == 1 included. Row-split lays its lanes over columns of
@@ -105,10 +107,10 @@ inline csr_kernel choose_kernel(csr_kernel requested, std::int64_t n, bool b_col
 
 // ---- SpMV's scatter -----------------------------------------------------------------
 
-// From this many nonzeros SpMV with op(A) = A^T always scatters (its buffer holds only the
-// partition of the merge path), where the caller allows atomics. Below, a preprocessed A is multiplied through the transposed
-// copy, faster there, and a call without preprocess scatters rather than sorting A's
-// entries into the copy first.
+// From this many nonzeros SpMV with op(A) = A^T scatters where the caller allows atomics,
+// unless preprocess finds the transposed copy reading A's values close together (below).
+// Below, a preprocessed A is multiplied through the transposed copy, faster there, and a
+// call without preprocess scatters rather than sorting A's entries into the copy first.
 // docs/algorithms/spmv.md, "op(A) = A^T: scatter or copy, by algorithm"
 inline constexpr std::int64_t kScatterMinNonzeros = std::int64_t(4) << 20;
 
@@ -125,6 +127,39 @@ inline constexpr int kScatterItems = 256;
 inline constexpr double kScatterWalkMeanRow = 32.0;
 inline bool scatter_rows_by_window(std::int64_t rows, std::int64_t nnz) {
     return double(nnz) < kScatterWalkMeanRow * double(rows);
+}
+
+// ---- SpMV's copy where it reads A's values close together ------------------------------
+
+// From kScatterMinNonzeros a preprocessed SpMV with op(A) = A^T takes the transposed copy
+// (A's values read in place) instead of the scatter where preprocess finds that the copy's
+// rows read A's values close together: bands and stencils, whose transposed rows j, j+1,
+// ... read the same few stretches of A, each value's sector then coming from DRAM once;
+// random rows read each value at a random place and lose to the scatter. Preprocess counts
+// the entries of A^T in windows of kLocalWindowRows consecutive rows whose positions in A
+// (the copy's permutation, ascending within a row) span at most kLocalSpanOfL2 of the
+// device's L2 in A's values, and takes the copy where they are at least kLocalShare of
+// all (copy_reads_locally). Only a preprocessed call can: a call without preprocess, or
+// one whose preprocess was captured into a graph (no count read back), scatters.
+// docs/algorithms/spmv.md, "op(A) = A^T from 4 Mi nonzeros: the copy where it reads locally"
+inline constexpr int kLocalWindowRows = 32;  // a warp of the count's kernel, a row a lane
+// Between the spans of the bands and stencils where the copy won and those of the random
+// rows where it lost (a window of random rows spans most of A), on the low side: a window
+// spanning a large part of L2 leaves too little of it to A's values between their reads.
+// docs/algorithms/spmv.md, "op(A) = A^T from 4 Mi nonzeros: the copy where it reads locally"
+inline constexpr double kLocalSpanOfL2 = 0.125;
+// From the copy's time against the scatter's on the local matrices and on the random
+// ones: with about a tenth of the entries in random windows the two would break even.
+// docs/algorithms/spmv.md, "op(A) = A^T from 4 Mi nonzeros: the copy where it reads locally"
+inline constexpr double kLocalShare = 0.9;
+
+// The span of a local window, in positions of A (values of element_bytes each).
+inline std::int64_t local_span_limit(std::size_t l2_bytes, std::size_t element_bytes) {
+    return std::int64_t(kLocalSpanOfL2 * double(l2_bytes) / double(element_bytes));
+}
+// Whether the copy takes the product, from the entries preprocess counted in local windows.
+inline bool copy_reads_locally(std::int64_t local_entries, std::int64_t nnz) {
+    return nnz > 0 && double(local_entries) >= kLocalShare * double(nnz);
 }
 
 // ---- row-wise copies ------------------------------------------------------------------

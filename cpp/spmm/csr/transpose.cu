@@ -80,6 +80,14 @@ void build_transposed_structure(const csr_view& a, const transposed_csr& t, cuda
     });
 }
 
+void count_local_entries(const csr_view& a, const transposed_csr& t, std::int64_t span_limit,
+                         unsigned long long* local, cudaStream_t stream) {
+    launch("local_entries_kernel", local_entries_kernel,
+           grid_for(a.cols, kTransposeThreads, kBlockPerItem), kTransposeThreads, 0, stream,
+           static_cast<const int*>(t.row_ptr), static_cast<const int*>(t.perm), int(a.cols),
+           (long long)span_limit, local);
+}
+
 void gather_transposed_values(const csr_view& a, const transposed_csr& t, cudaStream_t stream) {
     switch (size_of(a.type)) {
     case 8: return gather_as<std::uint64_t>(a, t, stream);

@@ -1,8 +1,10 @@
 // The kernels of the CSC build (transpose.cu): positions to sort, the row offsets of
-// A^T from the sorted column keys, the row of each sorted entry, the value gather.
+// A^T from the sorted column keys, the row of each sorted entry, the count of entries in
+// windows of rows that read A close together, the value gather.
 // Included by transpose.cu only.
 #pragma once
 
+#include <climits>
 #include <cstdint>
 
 namespace tcs::spmm::csr {
@@ -54,6 +56,37 @@ __global__ void entry_rows(const int* perm, int nnz, const I* a_row_ptr, int a_r
             hi = mid;
     }
     col_idx[e] = lo - 1;
+}
+
+// Adds to *local the entries of A^T in windows of kLocalWindowRows consecutive rows (a
+// warp's, a row a lane) whose positions in A span at most span_limit; within a row they
+// ascend (the stable sort), so a row spans perm[first] .. perm[last]. One atomic addition
+// per block. The grid covers the rows in whole warps.
+__global__ void local_entries_kernel(const int* row_ptr, const int* perm, int rows,
+                                     long long span_limit, unsigned long long* local) {
+    static_assert(kLocalWindowRows == 32, "a window is a warp");
+    __shared__ unsigned long long block_local;
+    if (threadIdx.x == 0) block_local = 0;
+    __syncthreads();
+    const std::int64_t r = std::int64_t(blockIdx.x) * blockDim.x + threadIdx.x;
+    int lo = INT_MAX, hi = -1, count = 0;
+    if (r < rows) {
+        const int begin = row_ptr[r], end = row_ptr[r + 1];
+        if (end > begin) {
+            lo = perm[begin];
+            hi = perm[end - 1];
+            count = end - begin;
+        }
+    }
+    for (int offset = 1; offset < 32; offset *= 2) {
+        lo = min(lo, __shfl_xor_sync(0xffffffffu, lo, offset));
+        hi = max(hi, __shfl_xor_sync(0xffffffffu, hi, offset));
+        count += __shfl_xor_sync(0xffffffffu, count, offset);  // at most nnz < 2^31
+    }
+    if (threadIdx.x % 32 == 0 && count > 0 && (long long)hi - lo <= span_limit)
+        atomicAdd(&block_local, (unsigned long long)count);
+    __syncthreads();
+    if (threadIdx.x == 0 && block_local > 0) atomicAdd(local, block_local);
 }
 
 template <class Bits>

@@ -42,6 +42,12 @@ transposed_csr carve_transposed(const csr_view& a, bool gathered, carver& kept, 
 // Writes row_ptr, col_idx and perm of A^T.
 void build_transposed_structure(const csr_view& a, const transposed_csr& t, cudaStream_t stream);
 
+// Adds to *local (on the device, zeroed by the caller) the entries of A^T in windows of
+// kLocalWindowRows consecutive rows whose positions in A span at most span_limit
+// (rules.hpp, copy_reads_locally). After build_transposed_structure.
+void count_local_entries(const csr_view& a, const transposed_csr& t, std::int64_t span_limit,
+                         unsigned long long* local, cudaStream_t stream);
+
 // values[e] = a.values[perm[e]].
 void gather_transposed_values(const csr_view& a, const transposed_csr& t, cudaStream_t stream);
 
