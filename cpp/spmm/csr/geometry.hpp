@@ -417,7 +417,12 @@ inline std::int64_t pass_long_slabs(const geometry& g, int tier, std::int64_t w)
 // ticket) must fit what the plan sized in the buffer.
 inline bool fits_long_plan(const long_plan& p, const geometry& g, std::int64_t w) {
     const long_tier& very = p.tiers[1];
-    if (very.parts <= 1 || g.single) return true;  // one column: a ticket per entry, one sum per part
+    if (very.parts <= 1) return true;
+    // The one-column kernel splits very long rows into parts of its own, which the
+    // tickets and partial sums a wider geometry planned do not hold (memcheck saw it write
+    // past the buffer: gpu_spmm_csr test_rowwise_chunks, rows of 5000 at n = 65). Such a
+    // pass keeps the plan's geometry.
+    if (g.single) return false;
     const std::int64_t slabs = pass_long_slabs(g, 1, w);
     const std::int64_t columns = std::int64_t(very_long_lanes(g.lanes)) * g.width;
     return slabs <= very.slabs && slabs * columns <= very.slabs * very.slab_width;
