@@ -38,6 +38,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <type_traits>
 
 namespace tcs::spmm::blocks {
 
@@ -64,28 +65,8 @@ struct kernel_args {
     bool b_vector = false;
     void* c = nullptr;
     std::int64_t c_row_stride = 0, c_col_stride = 0;
-    value_type c_type = value_type::f32;
     scalar<S> alpha, beta;
 };
-
-__device__ __forceinline__ double load_c(const void* c, std::int64_t at, value_type t) {
-    switch (t) {
-    case value_type::f64: return static_cast<const double*>(c)[at];
-    case value_type::f32: return static_cast<const float*>(c)[at];
-    case value_type::f16: return __half2float(static_cast<const __half*>(c)[at]);
-    default: return __bfloat162float(static_cast<const __nv_bfloat16*>(c)[at]);
-    }
-}
-
-template <class Acc>
-__device__ __forceinline__ void store_c(void* c, std::int64_t at, value_type t, Acc x) {
-    switch (t) {
-    case value_type::f64: static_cast<double*>(c)[at] = double(x); break;
-    case value_type::f32: static_cast<float*>(c)[at] = float(x); break;
-    case value_type::f16: static_cast<__half*>(c)[at] = __float2half_rn(float(x)); break;
-    default: static_cast<__nv_bfloat16*>(c)[at] = __float2bfloat16_rn(float(x)); break;
-    }
-}
 
 // One 16-byte piece of a row of op(B) (kVec elements from column j of row `col`) into
 // the tile: by cp.async where op(B) allows 16-byte copies (zero-filled past column n or
@@ -119,7 +100,8 @@ struct tile_shape {
     // Three stages where a stage is large (fp64 at 32 columns): more warps per SM instead.
     static constexpr int stages = stage_bytes > 4096 ? 3 : 4;
     static constexpr int items = formats::kGroupColumns * pieces;  // pieces per tile
-    static constexpr int loads = (items + 31) / 32;                // per lane
+    static constexpr int loads = items / 32;                       // per lane
+    static constexpr int rows_per_load = 32 / pieces;              // tile rows per 32 pieces
     static constexpr int warp_bytes = stages * stage_bytes;        // a warp's pipeline
     // A cut window's sums: every warp leaves its accumulators here, and the block adds
     // them in warp order.
@@ -129,6 +111,7 @@ struct tile_shape {
     static constexpr int counts_at = (shared_bytes + 15) / 16 * 16;  // entries per row and warp
     static constexpr int smem_bytes = counts_at + W * 32 * int(sizeof(int));
     static_assert(pieces >= 1 && slice % vec == 0, "whole pieces per tile row");
+    static_assert(32 % pieces == 0, "a lane moves the same piece of every tile row (run_range)");
     static_assert(row * int(sizeof(E)) % 16 == 0, "16-byte aligned tile rows");
     static_assert(stage_bytes % 16 == 0, "16-byte aligned stages");
 };
@@ -153,20 +136,33 @@ __device__ __forceinline__ void run_range(const kernel_args<typename P::scalar>&
     auto read_cols = [&](int g) {
         return g < gb ? a.cols[std::int64_t(g) * formats::kGroupColumns + (lane & 15)] : -1;
     };
+    // A tile row is `pieces` pieces and a power of two that divides 32, so the lane's
+    // piece of every row it moves is the same (lane % pieces): its column of op(B), its
+    // bytes inside op(B) (zero past column n) and its place in a tile row are fixed for
+    // the range, and moving a piece costs a shuffle, an address and the copy.
+    const int piece = lane % shape::pieces;
+    const std::int64_t piece_left = (a.n - (j0 + piece * shape::vec)) * std::int64_t(sizeof(E));
+    const int piece_bytes = piece_left <= 0 ? 0 : piece_left >= 16 ? 16 : int(piece_left);
+    const E* piece_b = b + (j0 + piece * shape::vec);
+    const int piece_at = ((lane / shape::pieces) * shape::row + piece * shape::vec) * int(sizeof(E));
     auto issue = [&](int g, int stage, int cols, int half) {
         if (g < gb) {
-            unsigned char* st = stages + stage * shape::stage_bytes;
+            unsigned char* st = stages + stage * shape::stage_bytes + piece_at;
 #pragma unroll
             for (int l = 0; l < shape::loads; ++l) {
-                const int item = lane + l * 32;
-                const int kk = item / shape::pieces, piece = item % shape::pieces;
+                const int kk = lane / shape::pieces + l * shape::rows_per_load;
                 const int col = __shfl_sync(kFull, cols, 16 * half + (kk & 15));
-                if (item < shape::items)
-                    load_piece<E, shape::vec>(st + (kk * shape::row + piece * shape::vec) * int(sizeof(E)), b,
-                                              a.ldb, a.b_vector, col, j0 + piece * shape::vec, a.n);
+                unsigned char* dst = st + l * shape::rows_per_load * shape::row * int(sizeof(E));
+                if (a.b_vector) {
+                    const bool copies = col >= 0 && piece_bytes > 0;
+                    const E* src = copies ? piece_b + std::int64_t(col) * a.ldb : b;
+                    mma::cp_async<16>(dst, src, copies ? piece_bytes : 0);
+                } else {
+                    load_piece<E, shape::vec>(dst, b, a.ldb, false, col, j0 + piece * shape::vec, a.n);
+                }
             }
             if (lane < formats::kWindowRows * 2 / 16)
-                mma::cp_async<16>(st + shape::tile_bytes + lane * 16,
+                mma::cp_async<16>(st - piece_at + shape::tile_bytes + lane * 16,
                                   a.masks + std::int64_t(g) * formats::kWindowRows + lane * 8);
         }
         mma::cp_async_commit();
@@ -269,47 +265,66 @@ __device__ __forceinline__ void run_range(const kernel_args<typename P::scalar>&
     mma::cp_async_wait<0>();
 }
 
-// C[at] = alpha * x + beta * C[at] (beta == 0 never reads C).
-template <class P>
-__device__ __forceinline__ void combine(const kernel_args<typename P::scalar>& a, std::int64_t at,
-                                        typename P::acc x) {
-    using Acc = typename P::acc;
-    const Acc beta = Acc(a.beta.get());
-    x *= Acc(a.alpha.get());
-    if (beta != Acc(0)) x += beta * Acc(load_c(a.c, at, a.c_type));
-    store_c(a.c, at, a.c_type, x);
+// C's element as a double (exact for every type), and an accumulator rounded to C's type.
+__device__ __forceinline__ double c_value(double x) { return x; }
+__device__ __forceinline__ double c_value(float x) { return x; }
+__device__ __forceinline__ double c_value(__half x) { return __half2float(x); }
+__device__ __forceinline__ double c_value(__nv_bfloat16 x) { return __bfloat162float(x); }
+template <class C, class Acc>
+__device__ __forceinline__ C c_of(Acc x) {
+    if constexpr (std::is_same_v<C, double>) return double(x);
+    else if constexpr (std::is_same_v<C, float>) return float(x);
+    else if constexpr (std::is_same_v<C, __half>) return __float2half_rn(float(x));
+    else return __float2bfloat16_rn(float(x));
+}
+
+// C[at] = alpha * x + beta * C[at] (beta == 0 never reads C), C's element type C a
+// parameter of the kernel: a switch per element on the type cost more instructions than
+// the block's MMAs, and a switch per window with a copy of the write-back per type more
+// registers (past 128 at T = 4).
+template <class C, class Acc>
+__device__ __forceinline__ void combine(C* at, Acc x, Acc alpha, Acc beta) {
+    x *= alpha;
+    if (beta != Acc(0)) x += beta * Acc(c_value(*at));
+    *at = c_of<C>(x);
 }
 
 // The lane's accumulators into rows p0 .. p0 + 31 of the window (C's rows order[p]),
-// each row of C looked up once.
-template <class P, int T>
+// each row of C looked up once; alpha and beta are read once per window (a scalar on the
+// device is not re-read between the stores to C).
+template <class P, int T, class C>
 __device__ __forceinline__ void write_c(const kernel_args<typename P::scalar>& a, int p0, std::int64_t j0,
                                         int lane, const typename P::acc (&acc)[kRowGroups][T][P::acc_regs]) {
+    using Acc = typename P::acc;
+    const Acc alpha = Acc(a.alpha.get()), beta = Acc(a.beta.get());
 #pragma unroll
     for (int r = 0; r < kRowGroups; ++r)
 #pragma unroll
         for (int i = 0; i < P::acc_regs; ++i) {
             const int p = p0 + 8 * r + P::acc_row(lane, i);
             if (p >= a.rows) continue;
-            const std::int64_t row = std::int64_t(a.order[p]) * a.c_row_stride;
+            C* row = static_cast<C*>(a.c) + std::int64_t(a.order[p]) * a.c_row_stride;
 #pragma unroll
             for (int t = 0; t < T; ++t) {
                 const std::int64_t j = j0 + t * P::tile_cols + P::acc_col(lane, i);
-                if (j < a.n) combine<P>(a, row + j * a.c_col_stride, acc[r][t][i]);
+                if (j < a.n) combine(row + j * a.c_col_stride, acc[r][t][i], alpha, beta);
             }
         }
 }
 
 // One accumulator, (r, t, i) of `lane`: write_c's element, for the cut windows' sums.
-template <class P, int T>
+template <class P, int T, class C>
 __device__ __forceinline__ void write_one(const kernel_args<typename P::scalar>& a, int p0, std::int64_t j0,
-                                          int r, int t, int i, int lane, typename P::acc x) {
+                                          int r, int t, int i, int lane, typename P::acc x,
+                                          typename P::acc alpha, typename P::acc beta) {
     const int p = p0 + 8 * r + P::acc_row(lane, i);
     const std::int64_t j = j0 + t * P::tile_cols + P::acc_col(lane, i);
-    if (p < a.rows && j < a.n) combine<P>(a, std::int64_t(a.order[p]) * a.c_row_stride + j * a.c_col_stride, x);
+    if (p < a.rows && j < a.n)
+        combine(static_cast<C*>(a.c) + std::int64_t(a.order[p]) * a.c_row_stride + j * a.c_col_stride, x, alpha,
+                beta);
 }
 
-template <class P, int T, int W>
+template <class P, int T, int W, class C>
 __global__ void __launch_bounds__(W * 32) blocks_kernel(const kernel_args<typename P::scalar> a) {
     using Acc = typename P::acc;
     using shape = tile_shape<P, T, W>;
@@ -364,7 +379,7 @@ __global__ void __launch_bounds__(W * 32) blocks_kernel(const kernel_args<typena
         const int p0 = w * formats::kWindowRows;
         if (w >= 0) run_range<P, T>(a, ga, gb, p0, before, j0, stages, lane, acc);
         if (!cut) {
-            if (w >= 0) write_c<P, T>(a, p0, j0, lane, acc);
+            if (w >= 0) write_c<P, T, C>(a, p0, j0, lane, acc);
             continue;
         }
         __syncthreads();  // every pipeline is done: its stages hold the partial sums now
@@ -378,15 +393,24 @@ __global__ void __launch_bounds__(W * 32) blocks_kernel(const kernel_args<typena
                     mine[((r * T + t) * P::acc_regs + i) * 32 + lane] = acc[r][t][i];
         __syncthreads();
         // Each thread adds some of the window's elements over the warps, in warp order.
+        const Acc alpha = Acc(a.alpha.get()), beta = Acc(a.beta.get());
         for (int v = threadIdx.x; v < shape::partial_values; v += W * 32) {
             Acc x = partials[v];
             for (int u = 1; u < W; ++u) x += partials[u * shape::partial_values + v];
             const int owner = v % 32, slot = v / 32;
             const int i = slot % P::acc_regs, t = slot / P::acc_regs % T, r = slot / P::acc_regs / T;
-            write_one<P, T>(a, p0, j0, r, t, i, owner, x);
+            write_one<P, T, C>(a, p0, j0, r, t, i, owner, x, alpha, beta);
         }
         __syncthreads();  // the partials are read before any stage is refilled
     }
+}
+
+template <class E>
+constexpr value_type type_of_element() {
+    if constexpr (std::is_same_v<E, double>) return value_type::f64;
+    else if constexpr (std::is_same_v<E, float>) return value_type::f32;
+    else if constexpr (std::is_same_v<E, __half>) return value_type::f16;
+    else return value_type::bf16;
 }
 
 template <class S>
@@ -411,16 +435,15 @@ kernel_args<S> args_of(const product& x) {
     a.c = x.c;
     a.c_row_stride = x.c_row_stride;
     a.c_col_stride = x.c_col_stride;
-    a.c_type = x.c_type;
     a.alpha = x.alpha.as<S>();
     a.beta = x.beta.as<S>();
     return a;
 }
 
-template <class P, int T, int W>
+template <class P, int T, int W, class C>
 void launch_warps(const product& x) {
     using shape = tile_shape<P, T, W>;
-    const auto kernel = blocks_kernel<P, T, W>;
+    const auto kernel = blocks_kernel<P, T, W, C>;
     allow_smem(kernel, shape::smem_bytes);
     // As many thread blocks as the device holds at once (they loop over the tasks), never
     // more than windows x slices (the most items there can be).
@@ -432,11 +455,22 @@ void launch_warps(const product& x) {
            args_of<typename P::scalar>(x));
 }
 
+template <class P, int T, class C>
+void launch_warps_of(const product& x) {
+    if (x.wide && std::size_t(tile_shape<P, T, kWideWarps>::smem_bytes) <= x.smem_limit)
+        return launch_warps<P, T, kWideWarps, C>(x);
+    launch_warps<P, T, kWarps, C>(x);
+}
+
+// C's element type: A's, or fp32 for 16-bit data (the C API's pairings, lib/spmm_rules.hpp).
 template <class P, int T>
 void launch_tiles(const product& x) {
-    if (x.wide && std::size_t(tile_shape<P, T, kWideWarps>::smem_bytes) <= x.smem_limit)
-        return launch_warps<P, T, kWideWarps>(x);
-    launch_warps<P, T, kWarps>(x);
+    using E = typename P::element;
+    using Wide = std::conditional_t<sizeof(typename P::acc) == 8, E, float>;  // fp32 beside 16-bit data
+    if (x.c_type == type_of_element<E>()) return launch_warps_of<P, T, E>(x);
+    if constexpr (!std::is_same_v<Wide, E>)
+        if (x.c_type == value_type::f32) return launch_warps_of<P, T, float>(x);
+    fail(errc::internal_error, "SpMM blocks: C's type does not pair with A's");
 }
 
 // The kernel for the product's tiles per task (1, 2 or 4 MMA tiles of columns, at most
