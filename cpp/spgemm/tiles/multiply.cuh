@@ -30,25 +30,101 @@ struct c_arrays {
     int base;
 };
 
-template <class T, class S, class Policy>
+// Panels of kind 1 (at most 32 A tiles, lane i holding tile i) under a policy with
+// kPanelTable keep what depends on their A tiles alone in the warp's slice of shared
+// memory, written once before the merge (the A tiles stay for the whole panel, and each
+// meets many B tiles):
+//   entries[i][l]  lane l's fragment positions in A tile i (Policy::table_entry), read
+//                  for a pair instead of ranking the A tile's bits;
+//   masks[h][i]    A tile i's column byte masks (column_masks), from which its owner lane
+//                  forms a pair's pattern product with only B's half left to do.
+constexpr int kTableTiles = 32;
+
+// Four words of column masks, read in one 16-byte load.
+struct alignas(16) mask_quad {
+    std::uint32_t k[4];
+};
+
+struct panel_table {
+    std::uint32_t entries[kTableTiles * 32];
+    mask_quad masks[4][kTableTiles];
+    const void* a_panel;  // the panel's first value of A
+};
+
+// Word j of A tile a's column masks (h = j / 4, component j % 4): the rows 0..3 (j < 8)
+// or 4..7 holding column j % 8, as a byte mask. formats::pattern_product's A half.
+__device__ __forceinline__ std::uint32_t column_mask(std::uint64_t a, int j) {
+    const std::uint32_t half = j < 8 ? std::uint32_t(a) : std::uint32_t(a >> 32);
+    return ((half >> (j & 7)) & 0x01010101u) * 0xFFu;
+}
+__device__ __forceinline__ mask_quad column_masks(std::uint64_t a, int h) {
+    return {{column_mask(a, 4 * h), column_mask(a, 4 * h + 1), column_mask(a, 4 * h + 2), column_mask(a, 4 * h + 3)}};
+}
+// formats::pattern_product(a, b) from a's column masks m[0..3] (the same OR of the same
+// terms).
+__device__ __forceinline__ std::uint64_t pattern_product(const mask_quad (&m)[4], std::uint64_t b) {
+    const std::uint32_t b_lo = std::uint32_t(b), b_hi = std::uint32_t(b >> 32);
+    std::uint32_t c_lo = 0, c_hi = 0;
+#ifdef __CUDA_ARCH__
+#pragma unroll
+#endif
+    for (int k = 0; k < kTileDim; ++k) {
+        const std::uint32_t row_k = formats::replicate_byte(k < 4 ? b_lo : b_hi, k & 3);  // B's row k
+        c_lo |= m[k / 4].k[k % 4] & row_k;
+        c_hi |= m[2 + k / 4].k[k % 4] & row_k;
+    }
+    return std::uint64_t(c_lo) | (std::uint64_t(c_hi) << 32);
+}
+
+template <class T, class S, class Policy, bool Table>
 struct multiplying {
     using Acc = typename Policy::accumulator;
     Policy e;
     c_arrays<T> c;
-    Acc alpha, beta;
+    scalar<S> alpha, beta;  // read where a tile of C is written (no registers held across the merge)
     int row_pos;  // where the next entry of this lane's row of C goes
     std::uint64_t c_bits = 0;
+    const panel_table* table = nullptr;  // Table: this warp's
 
     __device__ void begin(int) {
         c_bits = 0;
         e.clear();
     }
     __device__ void pair(bool hit, const cursor& k) {
-        const std::uint64_t product = hit ? formats::pattern_product(k.a.bits, k.b.bits) : 0;
+        std::uint64_t product = 0;
+        if constexpr (Table) {
+            const int l = lane();
+            const mask_quad m[4] = {table->masks[0][l], table->masks[1][l], table->masks[2][l], table->masks[3][l]};
+            if (hit) product = pattern_product(m, k.b.bits);
+        } else {
+            if (hit) product = formats::pattern_product(k.a.bits, k.b.bits);
+        }
         c_bits |= product;
         // The pairs whose patterns meet, in increasing A tile, from the lanes that hold
         // them; two at a time, so that the gathers of both are in flight together.
         unsigned live = __ballot_sync(kFull, product != 0);
+        if constexpr (Table) {
+            // Lane src holds A tile src of the panel (kind 1: one cursor per lane).
+            const shared_b_tile mine{k.b.bits, k.b.offset, k.b.offset + __popc(unsigned(k.b.bits))};
+            const int l = lane();
+            // Read from shared memory, where the compiler keeps it in a register rather
+            // than forming it again from the kernel's parameters at every gather.
+            const T* a_panel = static_cast<const T*>(table->a_panel);
+            while (live != 0) {
+                const int src = __ffs(int(live)) - 1;
+                live &= live - 1;
+                const std::uint32_t a = table->entries[src * 32 + l];
+                const shared_b_tile b = from_lane(mine, src);
+                if (live == 0) {
+                    e.pair(a, a_panel, b);
+                    break;
+                }
+                const int src2 = __ffs(int(live)) - 1;
+                live &= live - 1;
+                e.pair2(a, a_panel, b, table->entries[src2 * 32 + l], from_lane(mine, src2));
+            }
+            return;
+        }
         while (live != 0) {
             const int src = __ffs(int(live)) - 1;
             live &= live - 1;
@@ -61,6 +137,10 @@ struct multiplying {
             live &= live - 1;
             e.pair2(a, b, from_lane(k.a, src2), from_lane(k.b, src2));
         }
+    }
+    static __device__ shared_b_tile from_lane(const shared_b_tile& t, int src) {
+        return {__shfl_sync(kFull, t.bits, src), __shfl_sync(kFull, t.offset, src),
+                __shfl_sync(kFull, t.offset_hi, src)};
     }
     static __device__ bitmap_tile from_lane(const bitmap_tile& t, int src) {
         bitmap_tile r;
@@ -78,8 +158,9 @@ struct multiplying {
             const int cc = c_col_of(l, i);
             if ((row >> cc) & 1u) {
                 const int pos = row_pos + __popc(row & ((1u << cc) - 1));
-                Acc v = alpha * Acc(e.value(i));
-                if (beta != Acc(0)) v += beta * to_acc<Acc>(c.val[pos]);
+                Acc v = Acc(alpha.get()) * Acc(e.value(i));
+                const Acc b = Acc(beta.get());
+                if (b != Acc(0)) v += b * to_acc<Acc>(c.val[pos]);
                 store(c.val[pos], v);
                 c.ci.set(pos, col * kTileDim + cc + c.base);
             }
@@ -89,7 +170,7 @@ struct multiplying {
 };
 
 template <class T, class S, class Policy, int Kind>
-__global__ void __launch_bounds__(kMultiplyThreads)
+__global__ void __launch_bounds__(kMultiplyThreads, Kind == 1 ? kMultiplyBlocksPerSm : 1)
     multiply_kernel(operands x, const T* av, const T* bv, const int* row_off, c_arrays<T> c,
                     scalar<S> alpha, scalar<S> beta) {
     const long long w = (static_cast<long long>(blockIdx.x) * blockDim.x + threadIdx.x) / 32;
@@ -111,8 +192,23 @@ __global__ void __launch_bounds__(kMultiplyThreads)
     if (seg.first >= seg.last) return;
 
     using Acc = typename Policy::accumulator;
-    multiplying<T, S, Policy> v{Policy(av, bv), c, Acc(alpha.get()), Acc(beta.get()),
-                                row < x.a.rows ? row_off[row] + seg.rows_before : 0};
+    constexpr bool table = Policy::kPanelTable && Kind == 1;
+    multiplying<T, S, Policy, table> v{Policy(av, bv), c, alpha, beta,
+                                       row < x.a.rows ? row_off[row] + seg.rows_before : 0};
+    if constexpr (table) {
+        __shared__ panel_table tables[kMultiplyWarps];
+        panel_table* mine = &tables[threadIdx.x / 32];
+        const int base = a_end > a_begin ? x.a.tiles[a_begin].offset : 0;  // the panel's first value
+        for (int t = a_begin; t < a_end; ++t) mine->entries[(t - a_begin) * 32 + l] = Policy::table_entry(x.a.tiles[t], base);
+        if (a_begin + l < a_end) {
+            const std::uint64_t a = x.a.tiles[a_begin + l].bits;
+#pragma unroll
+            for (int h = 0; h < 4; ++h) mine->masks[h][l] = column_masks(a, h);
+        }
+        if (l == 0) mine->a_panel = av + base;
+        __syncwarp();
+        v.table = mine;
+    }
     with_cursors<Kind>(x, a_begin, a_end, seg.first, [&](auto& cs) { merge(x, cs, seg.last, v); });
 }
 
