@@ -48,7 +48,6 @@ struct alignas(16) mask_quad {
 struct panel_table {
     std::uint32_t entries[kTableTiles * 32];
     mask_quad masks[4][kTableTiles];
-    const void* a_panel;  // the panel's first value of A
 };
 
 // Word j of A tile a's column masks (h = j / 4, component j % 4): the rows 0..3 (j < 8)
@@ -76,15 +75,32 @@ __device__ __forceinline__ std::uint64_t pattern_product(const mask_quad (&m)[4]
     return std::uint64_t(c_lo) | (std::uint64_t(c_hi) << 32);
 }
 
+// v itself, by an identity shuffle: a value the compiler cannot form again, so that it
+// keeps it in a register. (Shuffled with the lane mixed in: the compiler sees through
+// the shuffle of a value it knows is the same in every lane.)
+__device__ __forceinline__ unsigned pinned(unsigned v) {
+    const unsigned l = unsigned(lane());
+    return __shfl_sync(kFull, v ^ l, int(l)) ^ l;
+}
+template <class T>
+__device__ __forceinline__ const T* pinned(const T* p) {
+    const auto v = reinterpret_cast<std::uintptr_t>(p);
+    const unsigned lo = pinned(unsigned(v)), hi = pinned(unsigned(std::uint64_t(v) >> 32));
+    return reinterpret_cast<const T*>(std::uintptr_t(std::uint64_t(lo) | (std::uint64_t(hi) << 32)));
+}
+
 template <class T, class S, class Policy, bool Table>
 struct multiplying {
     using Acc = typename Policy::accumulator;
     Policy e;
     c_arrays<T> c;
-    scalar<S> alpha, beta;  // read where a tile of C is written (no registers held across the merge)
+    Acc alpha, beta;
     int row_pos;  // where the next entry of this lane's row of C goes
     std::uint64_t c_bits = 0;
     const panel_table* table = nullptr;  // Table: this warp's
+    const T* a_panel = nullptr;          // Table: the panel's first value of A
+    const T* b_values = nullptr;         // Table: B's values
+    int lane_pinned = 0;                 // Table: lane()
 
     __device__ void begin(int) {
         c_bits = 0;
@@ -105,26 +121,27 @@ struct multiplying {
         unsigned live = __ballot_sync(kFull, product != 0);
         if constexpr (Table) {
             // Lane src holds A tile src of the panel (kind 1: one cursor per lane).
-            const shared_b_tile mine{k.b.bits, k.b.offset, k.b.offset + __popc(unsigned(k.b.bits))};
-            const int l = lane();
-            // Read from shared memory, where the compiler keeps it in a register rather
-            // than forming it again from the kernel's parameters at every gather.
-            const T* a_panel = static_cast<const T*>(table->a_panel);
+            const shared_b_tile mine{k.b.bits, k.b.offset, int(pinned(k.b.offset + __popc(unsigned(k.b.bits))))};
+            const std::uint32_t* entries = table->entries + lane_pinned;  // [i * 32]: A tile i's
             while (live != 0) {
                 const int src = __ffs(int(live)) - 1;
                 live &= live - 1;
-                const std::uint32_t a = table->entries[src * 32 + l];
+                const std::uint32_t a = entries[src * 32];
                 const shared_b_tile b = from_lane(mine, src);
                 if (live == 0) {
-                    e.pair(a, a_panel, b);
+                    e.pair(a, a_panel, b_values, b);
                     break;
                 }
                 const int src2 = __ffs(int(live)) - 1;
                 live &= live - 1;
-                e.pair2(a, a_panel, b, table->entries[src2 * 32 + l], from_lane(mine, src2));
+                e.pair2(a, a_panel, b_values, b, entries[src2 * 32], from_lane(mine, src2));
             }
-            return;
+        } else {
+            multiply_pairs(live, k);
         }
+    }
+    // The pairs of `live` (the general path).
+    __device__ void multiply_pairs(unsigned live, const cursor& k) {
         while (live != 0) {
             const int src = __ffs(int(live)) - 1;
             live &= live - 1;
@@ -153,16 +170,20 @@ struct multiplying {
         e.flush();
         const int l = lane();
         const unsigned row = formats::row_byte(bits, c_row_of(l));
+        const int c0 = c_col_of(l, 0);
+        const unsigned mine = (row >> c0) & 3u;  // which of this lane's two entries C holds
+        if (mine != 0) {
+            int pos = row_pos + __popc(row & ((1u << c0) - 1));
+            const int column = col * kTileDim + c0 + c.base;
 #pragma unroll
-        for (int i = 0; i < 2; ++i) {
-            const int cc = c_col_of(l, i);
-            if ((row >> cc) & 1u) {
-                const int pos = row_pos + __popc(row & ((1u << cc) - 1));
-                Acc v = Acc(alpha.get()) * Acc(e.value(i));
-                const Acc b = Acc(beta.get());
-                if (b != Acc(0)) v += b * to_acc<Acc>(c.val[pos]);
-                store(c.val[pos], v);
-                c.ci.set(pos, col * kTileDim + cc + c.base);
+            for (int i = 0; i < 2; ++i) {
+                if ((mine >> i) & 1u) {
+                    Acc v = alpha * Acc(e.value(i));
+                    if (beta != Acc(0)) v += beta * to_acc<Acc>(c.val[pos]);
+                    store(c.val[pos], v);
+                    c.ci.set(pos, column + i);
+                    ++pos;
+                }
             }
         }
         row_pos += __popc(row);
@@ -170,7 +191,7 @@ struct multiplying {
 };
 
 template <class T, class S, class Policy, int Kind>
-__global__ void __launch_bounds__(kMultiplyThreads, Kind == 1 ? kMultiplyBlocksPerSm : 1)
+__global__ void __launch_bounds__(kMultiplyThreads, Policy::kPanelTable && Kind == 1 ? kMultiplyBlocksPerSm : 1)
     multiply_kernel(operands x, const T* av, const T* bv, const int* row_off, c_arrays<T> c,
                     scalar<S> alpha, scalar<S> beta) {
     const long long w = (static_cast<long long>(blockIdx.x) * blockDim.x + threadIdx.x) / 32;
@@ -193,7 +214,7 @@ __global__ void __launch_bounds__(kMultiplyThreads, Kind == 1 ? kMultiplyBlocksP
 
     using Acc = typename Policy::accumulator;
     constexpr bool table = Policy::kPanelTable && Kind == 1;
-    multiplying<T, S, Policy, table> v{Policy(av, bv), c, alpha, beta,
+    multiplying<T, S, Policy, table> v{Policy(av, bv), c, Acc(alpha.get()), Acc(beta.get()),
                                        row < x.a.rows ? row_off[row] + seg.rows_before : 0};
     if constexpr (table) {
         __shared__ panel_table tables[kMultiplyWarps];
@@ -205,9 +226,15 @@ __global__ void __launch_bounds__(kMultiplyThreads, Kind == 1 ? kMultiplyBlocksP
 #pragma unroll
             for (int h = 0; h < 4; ++h) mine->masks[h][l] = column_masks(a, h);
         }
-        if (l == 0) mine->a_panel = av + base;
         __syncwarp();
         v.table = mine;
+        // The values every gather uses come from a shuffle: the compiler then keeps them
+        // in registers instead of forming them again from the kernel's parameters and
+        // the lane index at every gather.
+        v.a_panel = pinned(av + base);
+        v.b_values = pinned(bv);
+        v.lane_pinned = int(pinned(unsigned(l)));
+        v.e.b_bit = pinned(v.e.b_bit);
     }
     with_cursors<Kind>(x, a_begin, a_end, seg.first, [&](auto& cs) { merge(x, cs, seg.last, v); });
 }

@@ -117,7 +117,8 @@ struct dmma_policy {
     }
     // B(q, g) is bit 8q + g of the low word, B(q + 4, g) the same bit of the high word:
     // one mask per lane, and the high word's values start at offset_hi.
-    __device__ fragments gather(std::uint32_t a_entry, const T* a_panel, const shared_b_tile& b) const {
+    __device__ fragments gather(std::uint32_t a_entry, const T* a_panel, const T* b_values,
+                                const shared_b_tile& b) const {
         const unsigned bit = b_bit;
         const unsigned lo = unsigned(b.bits), hi = unsigned(b.bits >> 32);
         const unsigned p0 = a_entry & kAbsent, p1 = a_entry >> 16;
@@ -125,14 +126,15 @@ struct dmma_policy {
         const int q0 = b.offset + __popc(lo & (bit - 1)), q1 = b.offset_hi + __popc(hi & (bit - 1));
         return {p0 != kAbsent ? to_acc<double>(__ldg(a_panel + p0)) : 0.0,
                 p1 != kAbsent ? to_acc<double>(__ldg(a_panel + p1)) : 0.0,
-                lo & bit ? to_acc<double>(__ldg(bv + q0)) : 0.0, hi & bit ? to_acc<double>(__ldg(bv + q1)) : 0.0};
+                lo & bit ? to_acc<double>(__ldg(b_values + q0)) : 0.0,
+                hi & bit ? to_acc<double>(__ldg(b_values + q1)) : 0.0};
     }
-    __device__ void pair(std::uint32_t a_entry, const T* a_panel, const shared_b_tile& b) {
-        mma_pair(gather(a_entry, a_panel, b));
+    __device__ void pair(std::uint32_t a_entry, const T* a_panel, const T* b_values, const shared_b_tile& b) {
+        mma_pair(gather(a_entry, a_panel, b_values, b));
     }
-    __device__ void pair2(std::uint32_t a1, const T* a_panel, const shared_b_tile& b1, std::uint32_t a2,
-                          const shared_b_tile& b2) {
-        const fragments first = gather(a1, a_panel, b1), second = gather(a2, a_panel, b2);
+    __device__ void pair2(std::uint32_t a1, const T* a_panel, const T* b_values, const shared_b_tile& b1,
+                          std::uint32_t a2, const shared_b_tile& b2) {
+        const fragments first = gather(a1, a_panel, b_values, b1), second = gather(a2, a_panel, b_values, b2);
         mma_pair(first);
         mma_pair(second);
     }
