@@ -100,7 +100,7 @@ struct multiplying {
     const panel_table* table = nullptr;  // Table: this warp's
     const T* a_panel = nullptr;          // Table: the panel's first value of A
     const T* b_values = nullptr;         // Table: B's values
-    int lane_pinned = 0;                 // Table: lane()
+    std::uint32_t entries_address = 0;   // Table: shared-memory address of table->entries[lane()]
 
     __device__ void begin(int) {
         c_bits = 0;
@@ -122,11 +122,10 @@ struct multiplying {
         if constexpr (Table) {
             // Lane src holds A tile src of the panel (kind 1: one cursor per lane).
             const shared_b_tile mine{k.b.bits, k.b.offset, int(pinned(k.b.offset + __popc(unsigned(k.b.bits))))};
-            const std::uint32_t* entries = table->entries + lane_pinned;  // [i * 32]: A tile i's
             while (live != 0) {
                 const int src = __ffs(int(live)) - 1;
                 live &= live - 1;
-                const std::uint32_t a = entries[src * 32];
+                const std::uint32_t a = entry(src);
                 const shared_b_tile b = from_lane(mine, src);
                 if (live == 0) {
                     e.pair(a, a_panel, b_values, b);
@@ -134,7 +133,7 @@ struct multiplying {
                 }
                 const int src2 = __ffs(int(live)) - 1;
                 live &= live - 1;
-                e.pair2(a, a_panel, b_values, b, entries[src2 * 32], from_lane(mine, src2));
+                e.pair2(a, a_panel, b_values, b, entry(src2), from_lane(mine, src2));
             }
         } else {
             multiply_pairs(live, k);
@@ -154,6 +153,17 @@ struct multiplying {
             live &= live - 1;
             e.pair2(a, b, from_lane(k.a, src2), from_lane(k.b, src2));
         }
+    }
+    // This lane's entry for the panel's A tile i: one shared-memory load from the lane's
+    // column (entries_address), where indexing the array would form the address anew.
+    __device__ std::uint32_t entry(int i) const {
+#ifdef __CUDA_ARCH__
+        std::uint32_t v;
+        asm volatile("ld.shared.u32 %0, [%1];" : "=r"(v) : "r"(entries_address + std::uint32_t(i) * 32u * 4u));
+        return v;
+#else
+        return table->entries[i * 32 + lane()];
+#endif
     }
     static __device__ shared_b_tile from_lane(const shared_b_tile& t, int src) {
         return {__shfl_sync(kFull, t.bits, src), __shfl_sync(kFull, t.offset, src),
@@ -233,8 +243,9 @@ __global__ void __launch_bounds__(kMultiplyThreads, Policy::kPanelTable && Kind 
         // the lane index at every gather.
         v.a_panel = pinned(av + base);
         v.b_values = pinned(bv);
-        v.lane_pinned = int(pinned(unsigned(l)));
+        v.entries_address = pinned(static_cast<std::uint32_t>(__cvta_generic_to_shared(mine->entries + l)));
         v.e.b_bit = pinned(v.e.b_bit);
+        v.e.b_below = pinned(v.e.b_below);
     }
     with_cursors<Kind>(x, a_begin, a_end, seg.first, [&](auto& cs) { merge(x, cs, seg.last, v); });
 }

@@ -65,11 +65,13 @@ struct dmma_policy {
     const T* av;  // A's and B's packed values
     const T* bv;
     double acc[2];
-    // This lane's bit of B(q, g) in the low word of a B tile (of B(q + 4, g) in the high).
-    unsigned b_bit;
+    // This lane's bit of B(q, g) in the low word of a B tile (of B(q + 4, g) in the high),
+    // and the bits below it.
+    unsigned b_bit, b_below;
 
     __device__ dmma_policy(const T* a, const T* b)
-        : av(a), bv(b), b_bit(1u << tile_bit(mma::f64_8x8x4::b_row(lane()), mma::f64_8x8x4::b_col(lane()))) {}
+        : av(a), bv(b), b_bit(1u << tile_bit(mma::f64_8x8x4::b_row(lane()), mma::f64_8x8x4::b_col(lane()))),
+          b_below(b_bit - 1) {}
     __device__ void clear() { acc[0] = acc[1] = 0.0; }
     // This lane's fragments of a pair: A(g, q), A(g, q + 4), B(q, g), B(q + 4, g).
     struct fragments {
@@ -123,7 +125,7 @@ struct dmma_policy {
         const unsigned lo = unsigned(b.bits), hi = unsigned(b.bits >> 32);
         const unsigned p0 = a_entry & kAbsent, p1 = a_entry >> 16;
         // Whole indices first, so that each address is one multiply-add.
-        const int q0 = b.offset + __popc(lo & (bit - 1)), q1 = b.offset_hi + __popc(hi & (bit - 1));
+        const int q0 = b.offset + __popc(lo & b_below), q1 = b.offset_hi + __popc(hi & b_below);
         return {p0 != kAbsent ? to_acc<double>(__ldg(a_panel + p0)) : 0.0,
                 p1 != kAbsent ? to_acc<double>(__ldg(a_panel + p1)) : 0.0,
                 lo & bit ? to_acc<double>(__ldg(b_values + q0)) : 0.0,
