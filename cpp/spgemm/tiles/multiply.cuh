@@ -50,29 +50,17 @@ struct panel_table {
     mask_quad masks[4][kTableTiles];
 };
 
-// Word j of A tile a's column masks (h = j / 4, component j % 4): the rows 0..3 (j < 8)
-// or 4..7 holding column j % 8, as a byte mask. formats::pattern_product's A half.
-__device__ __forceinline__ std::uint32_t column_mask(std::uint64_t a, int j) {
-    const std::uint32_t half = j < 8 ? std::uint32_t(a) : std::uint32_t(a >> 32);
-    return ((half >> (j & 7)) & 0x01010101u) * 0xFFu;
-}
+// Quad h of A tile a's column masks (formats::column_mask): half h / 2, columns
+// 4 * (h % 2) .. + 3.
 __device__ __forceinline__ mask_quad column_masks(std::uint64_t a, int h) {
-    return {{column_mask(a, 4 * h), column_mask(a, 4 * h + 1), column_mask(a, 4 * h + 2), column_mask(a, 4 * h + 3)}};
+    const int half = h / 2, k = 4 * (h % 2);
+    return {{formats::column_mask(a, half, k), formats::column_mask(a, half, k + 1),
+             formats::column_mask(a, half, k + 2), formats::column_mask(a, half, k + 3)}};
 }
 // formats::pattern_product(a, b) from a's column masks m[0..3] (the same OR of the same
 // terms).
 __device__ __forceinline__ std::uint64_t pattern_product(const mask_quad (&m)[4], std::uint64_t b) {
-    const std::uint32_t b_lo = std::uint32_t(b), b_hi = std::uint32_t(b >> 32);
-    std::uint32_t c_lo = 0, c_hi = 0;
-#ifdef __CUDA_ARCH__
-#pragma unroll
-#endif
-    for (int k = 0; k < kTileDim; ++k) {
-        const std::uint32_t row_k = formats::replicate_byte(k < 4 ? b_lo : b_hi, k & 3);  // B's row k
-        c_lo |= m[k / 4].k[k % 4] & row_k;
-        c_hi |= m[2 + k / 4].k[k % 4] & row_k;
-    }
-    return std::uint64_t(c_lo) | (std::uint64_t(c_hi) << 32);
+    return formats::pattern_product_of([&m](int half, int k) { return m[2 * half + k / 4].k[k % 4]; }, b);
 }
 
 // v itself, by an identity shuffle: a value the compiler cannot form again, so that it
