@@ -15,6 +15,8 @@
 #include "spgemm/tiles/launch.hpp"
 #include "spgemm/tiles/panel_merge.cuh"
 
+#include <algorithm>
+#include <cstddef>
 #include <cstdint>
 
 namespace tcs::spgemm::tiles {
@@ -31,13 +33,15 @@ struct c_arrays {
 };
 
 // Panels of kind 1 (at most 32 A tiles, lane i holding tile i) under a policy with
-// kPanelTable keep what depends on their A tiles alone in the warp's slice of shared
-// memory, written once before the merge (the A tiles stay for the whole panel, and each
-// meets many B tiles):
-//   entries[i][l]  lane l's fragment positions in A tile i (Policy::table_entry), read
-//                  for a pair instead of ranking the A tile's bits;
-//   masks[h][i]    A tile i's column byte masks (column_masks), from which its owner lane
-//                  forms a pair's pattern product with only B's half left to do.
+// kPanelTable keep what depends on their A tiles alone in the warp's slice of dynamic
+// shared memory, written once before the merge (the A tiles stay for the whole panel,
+// and each meets many B tiles). A slice holds `tiles` A tiles: the launch's largest
+// kind-1 panel, so that a matrix of narrow panels leaves the SM its L1 cache.
+//   entries[i * 32 + l]  lane l's fragment positions in A tile i (Policy::table_entry),
+//                        read for a pair instead of ranking the A tile's bits;
+//   masks[h * tiles + i] A tile i's column byte masks (column_masks), from which its
+//                        owner lane forms a pair's pattern product with only B's half
+//                        left to do.
 constexpr int kTableTiles = 32;
 
 // Four words of column masks, read in one 16-byte load.
@@ -46,8 +50,21 @@ struct alignas(16) mask_quad {
 };
 
 struct panel_table {
-    std::uint32_t entries[kTableTiles * 32];
-    mask_quad masks[4][kTableTiles];
+    std::uint16_t* entries;
+    mask_quad* masks;
+    int tiles;
+
+    // A warp's slice for panels of at most `tiles` A tiles, in bytes (a multiple of 16).
+    static __host__ __device__ std::size_t bytes(int tiles) {
+        return std::size_t(tiles) * (32 * sizeof(std::uint16_t) + 4 * sizeof(mask_quad));
+    }
+    // Warp w's slice of the block's shared memory.
+    static __device__ panel_table of_warp(unsigned char* smem, int w, int tiles) {
+        unsigned char* slice = smem + std::size_t(w) * bytes(tiles);
+        // The masks after the entries: 64 bytes a tile, so they stay 16-byte aligned.
+        return {reinterpret_cast<std::uint16_t*>(slice),
+                reinterpret_cast<mask_quad*>(slice + std::size_t(tiles) * 32 * sizeof(std::uint16_t)), tiles};
+    }
 };
 
 // Quad h of A tile a's column masks (formats::column_mask): half h / 2, columns
@@ -85,10 +102,10 @@ struct multiplying {
     Acc alpha, beta;
     int row_pos;  // where the next entry of this lane's row of C goes
     std::uint64_t c_bits = 0;
-    const panel_table* table = nullptr;  // Table: this warp's
+    panel_table table{};                 // Table: this warp's
     const T* a_panel = nullptr;          // Table: the panel's first value of A
     const T* b_values = nullptr;         // Table: B's values
-    std::uint32_t entries_address = 0;   // Table: shared-memory address of table->entries[lane()]
+    std::uint32_t entries_address = 0;   // Table: shared-memory address of table.entries[lane()]
 
     __device__ void begin(int) {
         c_bits = 0;
@@ -97,9 +114,11 @@ struct multiplying {
     __device__ void pair(bool hit, const cursor& k) {
         std::uint64_t product = 0;
         if constexpr (Table) {
-            const int l = lane();
-            const mask_quad m[4] = {table->masks[0][l], table->masks[1][l], table->masks[2][l], table->masks[3][l]};
-            if (hit) product = pattern_product(m, k.b.bits);
+            if (hit) {  // only a lane that holds a tile reads its masks (lane < table.tiles)
+                const mask_quad* q = table.masks + lane();
+                const mask_quad m[4] = {q[0], q[table.tiles], q[2 * table.tiles], q[3 * table.tiles]};
+                product = pattern_product(m, k.b.bits);
+            }
         } else {
             if (hit) product = formats::pattern_product(k.a.bits, k.b.bits);
         }
@@ -113,7 +132,7 @@ struct multiplying {
             while (live != 0) {
                 const int src = __ffs(int(live)) - 1;
                 live &= live - 1;
-                const std::uint32_t a = entry(src);
+                const unsigned a = entry(src);
                 const shared_b_tile b = from_lane(mine, src);
                 if (live == 0) {
                     e.pair(a, a_panel, b_values, b);
@@ -144,13 +163,13 @@ struct multiplying {
     }
     // This lane's entry for the panel's A tile i: one shared-memory load from the lane's
     // column (entries_address), where indexing the array would form the address anew.
-    __device__ std::uint32_t entry(int i) const {
+    __device__ unsigned entry(int i) const {
 #ifdef __CUDA_ARCH__
-        std::uint32_t v;
-        asm volatile("ld.shared.u32 %0, [%1];" : "=r"(v) : "r"(entries_address + std::uint32_t(i) * 32u * 4u));
+        unsigned v;  // zero-extended
+        asm volatile("ld.shared.u16 %0, [%1];" : "=r"(v) : "r"(entries_address + std::uint32_t(i) * 32u * 2u));
         return v;
 #else
-        return table->entries[i * 32 + lane()];
+        return table.entries[i * 32 + lane()];
 #endif
     }
     static __device__ shared_b_tile from_lane(const shared_b_tile& t, int src) {
@@ -191,7 +210,7 @@ struct multiplying {
 template <class T, class S, class Policy, int Kind>
 __global__ void __launch_bounds__(kMultiplyThreads, Policy::kPanelTable && Kind == 1 ? kMultiplyBlocksPerSm : 1)
     multiply_kernel(operands x, const T* av, const T* bv, const int* row_off, c_arrays<T> c,
-                    scalar<S> alpha, scalar<S> beta) {
+                    scalar<S> alpha, scalar<S> beta, int table_tiles) {
     const long long w = (static_cast<long long>(blockIdx.x) * blockDim.x + threadIdx.x) / 32;
     const int panel = int(w / x.segments), s = int(w % x.segments);
     if (panel >= x.a.panels) return;
@@ -215,14 +234,13 @@ __global__ void __launch_bounds__(kMultiplyThreads, Policy::kPanelTable && Kind 
     multiplying<T, S, Policy, table> v{Policy(av, bv), c, Acc(alpha.get()), Acc(beta.get()),
                                        row < x.a.rows ? row_off[row] + seg.rows_before : 0};
     if constexpr (table) {
-        __shared__ panel_table tables[kMultiplyWarps];
-        panel_table* mine = &tables[threadIdx.x / 32];
+        const panel_table mine = panel_table::of_warp(dynamic_smem<unsigned char>(), int(threadIdx.x) / 32, table_tiles);
         const int base = a_end > a_begin ? x.a.tiles[a_begin].offset : 0;  // the panel's first value
-        for (int t = a_begin; t < a_end; ++t) mine->entries[(t - a_begin) * 32 + l] = Policy::table_entry(x.a.tiles[t], base);
+        for (int t = a_begin; t < a_end; ++t) mine.entries[(t - a_begin) * 32 + l] = Policy::table_entry(x.a.tiles[t], base);
         if (a_begin + l < a_end) {
             const std::uint64_t a = x.a.tiles[a_begin + l].bits;
 #pragma unroll
-            for (int h = 0; h < 4; ++h) mine->masks[h][l] = column_masks(a, h);
+            for (int h = 0; h < 4; ++h) mine.masks[h * table_tiles + l] = column_masks(a, h);
         }
         __syncwarp();
         v.table = mine;
@@ -231,7 +249,7 @@ __global__ void __launch_bounds__(kMultiplyThreads, Policy::kPanelTable && Kind 
         // the lane index at every gather.
         v.a_panel = pinned(av + base);
         v.b_values = pinned(bv);
-        v.entries_address = pinned(static_cast<std::uint32_t>(__cvta_generic_to_shared(mine->entries + l)));
+        v.entries_address = pinned(static_cast<std::uint32_t>(__cvta_generic_to_shared(mine.entries + l)));
         v.e.b_bit = pinned(v.e.b_bit);
         v.e.b_below = pinned(v.e.b_below);
     }
@@ -246,14 +264,17 @@ void launch_multiply(const multiply_job& job, cudaStream_t stream) {
     if (warps == 0) return;
     const c_arrays<T> c{index_out(job.c.row_ptr, job.c.offsets), index_out(job.c.col_idx, job.c.columns),
                         static_cast<T*>(job.c.values), job.c.base};
+    // Kind 1's panel tables hold the largest kind-1 panel (the structure pass's count).
+    const int table_tiles = std::max(0, std::min(job.max_panel_tiles, kTableTiles));
     for_each_cursor_kind(formats::tile_cols_of(x.a.cols), [&](auto kind) {
         // Kind 1 always (it also writes C's row offsets); the others where a panel needs them.
         constexpr int k = decltype(kind)::value;
         if (k != 1 && job.max_panel_tiles <= (k == 2 ? 32 : kRegisterTiles)) return;
+        const std::size_t smem = Policy::kPanelTable && k == 1 ? kMultiplyWarps * panel_table::bytes(table_tiles) : 0;
         launch("tile SpGEMM: multiply", multiply_kernel<T, S, Policy, decltype(kind)::value>,
-               grid_for(warps, kMultiplyWarps, kBlockPerItem), kMultiplyThreads, 0, stream, x,
+               grid_for(warps, kMultiplyWarps, kBlockPerItem), kMultiplyThreads, smem, stream, x,
                static_cast<const T*>(job.a_values), static_cast<const T*>(job.b_values), job.row_off,
-               c, job.alpha.as<S>(), job.beta.as<S>());
+               c, job.alpha.as<S>(), job.beta.as<S>(), table_tiles);
     });
 }
 

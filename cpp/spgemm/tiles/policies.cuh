@@ -105,37 +105,39 @@ struct dmma_policy {
     // positions the warp builds once per panel (A's tiles stay for the whole panel), B's
     // from the tile's bits and two offsets its owner lane computes once per step.
     static constexpr bool kPanelTable = true;
-    static constexpr std::uint32_t kAbsent = 0xFFFFu;
-    // This lane's table entry for A tile a: where A(g, q) and A(g, q + 4) lie from the
-    // panel's first value `base` (16 bits each: a panel of 32 tiles holds at most 2048
-    // values), kAbsent for an element not stored.
-    static __device__ std::uint32_t table_entry(const bitmap_tile& a, int base) {
+    // This lane's table entry for A tile a, 16 bits: whether A(g, q) and A(g, q + 4) are
+    // stored (bits 0 and 1), how many stored elements after A(g, q)'s place A(g, q + 4)
+    // lies (bits 2..4: 0..4, the row's elements q..q + 3), and A(g, q)'s place from the
+    // panel's first value `base` (bits 5..15: a panel of 32 tiles holds at most 2048
+    // values; the place it would take when it is not stored).
+    static __device__ std::uint16_t table_entry(const bitmap_tile& a, int base) {
         namespace L = mma::f64_8x8x4;
         const int l = lane();
         const int b0 = tile_bit(L::a_row(l), L::a_col(l)), b1 = b0 + 4;
-        const std::uint32_t p0 = (a.bits >> b0) & 1u ? std::uint32_t(a.offset - base + rank_below(a.bits, b0)) : kAbsent;
-        const std::uint32_t p1 = (a.bits >> b1) & 1u ? std::uint32_t(a.offset - base + rank_below(a.bits, b1)) : kAbsent;
-        return p0 | (p1 << 16);
+        const unsigned first = unsigned(a.offset - base + rank_below(a.bits, b0));
+        const unsigned later = unsigned(rank_below(a.bits, b1) - rank_below(a.bits, b0));
+        return std::uint16_t(unsigned((a.bits >> b0) & 1u) | (unsigned((a.bits >> b1) & 1u) << 1) | (later << 2) |
+                             (first << 5));
     }
     // B(q, g) is bit 8q + g of the low word, B(q + 4, g) the same bit of the high word:
     // one mask per lane, and the high word's values start at offset_hi.
-    __device__ fragments gather(std::uint32_t a_entry, const T* a_panel, const T* b_values,
+    __device__ fragments gather(unsigned a_entry, const T* a_panel, const T* b_values,
                                 const shared_b_tile& b) const {
         const unsigned bit = b_bit;
         const unsigned lo = unsigned(b.bits), hi = unsigned(b.bits >> 32);
-        const unsigned p0 = a_entry & kAbsent, p1 = a_entry >> 16;
+        const unsigned p0 = a_entry >> 5, p1 = p0 + ((a_entry >> 2) & 7u);
         // Whole indices first, so that each address is one multiply-add.
         const int q0 = b.offset + __popc(lo & b_below), q1 = b.offset_hi + __popc(hi & b_below);
-        return {p0 != kAbsent ? to_acc<double>(__ldg(a_panel + p0)) : 0.0,
-                p1 != kAbsent ? to_acc<double>(__ldg(a_panel + p1)) : 0.0,
+        return {a_entry & 1u ? to_acc<double>(__ldg(a_panel + p0)) : 0.0,
+                a_entry & 2u ? to_acc<double>(__ldg(a_panel + p1)) : 0.0,
                 lo & bit ? to_acc<double>(__ldg(b_values + q0)) : 0.0,
                 hi & bit ? to_acc<double>(__ldg(b_values + q1)) : 0.0};
     }
-    __device__ void pair(std::uint32_t a_entry, const T* a_panel, const T* b_values, const shared_b_tile& b) {
+    __device__ void pair(unsigned a_entry, const T* a_panel, const T* b_values, const shared_b_tile& b) {
         mma_pair(gather(a_entry, a_panel, b_values, b));
     }
-    __device__ void pair2(std::uint32_t a1, const T* a_panel, const T* b_values, const shared_b_tile& b1,
-                          std::uint32_t a2, const shared_b_tile& b2) {
+    __device__ void pair2(unsigned a1, const T* a_panel, const T* b_values, const shared_b_tile& b1, unsigned a2,
+                          const shared_b_tile& b2) {
         const fragments first = gather(a1, a_panel, b_values, b1), second = gather(a2, a_panel, b_values, b2);
         mma_pair(first);
         mma_pair(second);
