@@ -116,6 +116,9 @@ struct dmma_policy {
         const int b0 = tile_bit(L::a_row(l), L::a_col(l)), b1 = b0 + 4;
         const unsigned first = unsigned(a.offset - base + rank_below(a.bits, b0));
         const unsigned later = unsigned(rank_below(a.bits, b1) - rank_below(a.bits, b0));
+        // Only a panel of more values than its tiles' bits (not a valid matrix) reaches
+        // 2048: its elements read as zeros rather than from outside its values.
+        if (first >= 2048u) return 0;
         return std::uint16_t(unsigned((a.bits >> b0) & 1u) | (unsigned((a.bits >> b1) & 1u) << 1) | (later << 2) |
                              (first << 5));
     }
