@@ -90,13 +90,18 @@ __host__ __device__ inline std::uint32_t replicate_byte(std::uint32_t x, int j) 
 #endif
 }
 
-// The pattern of the product of two tiles: row r of C holds row k of B wherever A(r, k)
-// is stored. Symbolic: cancellation does not remove an element. On 32-bit halves (rows
-// 0..3 and 4..7): per k, the rows of A holding column k as a byte mask, ANDed with B's
-// row k replicated (one byte permute).
-__host__ __device__ inline std::uint64_t pattern_product(std::uint64_t a, std::uint64_t b) {
+// The rows of tile a's half (0: rows 0..3, 1: rows 4..7) that hold column k, as a byte
+// mask: the half of pattern_product that depends on A alone.
+__host__ __device__ inline std::uint32_t column_mask(std::uint64_t a, int half, int k) {
     constexpr std::uint32_t column0 = 0x01010101u;  // element (r, 0) of rows 0..3 (or 4..7)
-    const std::uint32_t a_lo = std::uint32_t(a), a_hi = std::uint32_t(a >> 32);
+    const std::uint32_t word = half == 0 ? std::uint32_t(a) : std::uint32_t(a >> 32);
+    return ((word >> k) & column0) * 0xFFu;
+}
+
+// pattern_product with A given by mask(half, k) = column_mask(a, half, k) (a caller that
+// meets the same A tile many times keeps its masks).
+template <class ColumnMask>
+__host__ __device__ inline std::uint64_t pattern_product_of(ColumnMask mask, std::uint64_t b) {
     const std::uint32_t b_lo = std::uint32_t(b), b_hi = std::uint32_t(b >> 32);
     std::uint32_t c_lo = 0, c_hi = 0;
 #ifdef __CUDA_ARCH__
@@ -104,10 +109,18 @@ __host__ __device__ inline std::uint64_t pattern_product(std::uint64_t a, std::u
 #endif
     for (int k = 0; k < kTileDim; ++k) {
         const std::uint32_t row_k = replicate_byte(k < 4 ? b_lo : b_hi, k & 3);  // B's row k
-        c_lo |= (((a_lo >> k) & column0) * 0xFFu) & row_k;  // rows 0..3 with A(r, k)
-        c_hi |= (((a_hi >> k) & column0) * 0xFFu) & row_k;
+        c_lo |= mask(0, k) & row_k;  // rows 0..3 with A(r, k)
+        c_hi |= mask(1, k) & row_k;
     }
     return std::uint64_t(c_lo) | (std::uint64_t(c_hi) << 32);
+}
+
+// The pattern of the product of two tiles: row r of C holds row k of B wherever A(r, k)
+// is stored. Symbolic: cancellation does not remove an element. On 32-bit halves (rows
+// 0..3 and 4..7): per k, the rows of A holding column k as a byte mask, ANDed with B's
+// row k replicated (one byte permute).
+__host__ __device__ inline std::uint64_t pattern_product(std::uint64_t a, std::uint64_t b) {
+    return pattern_product_of([a](int half, int k) { return column_mask(a, half, k); }, b);
 }
 
 // The scalar products of two tiles: sum over k of |A's column k| * |B's row k|.

@@ -87,6 +87,7 @@ STRUCTURAL = {
     ("cpp/spgemm/hash/hash_table.cuh", "kEmpty"): "the empty slot's key, no column index",
     ("cpp/spgemm/hash/operands.hpp", "kRowProductLimit"): "INT_MAX: the 32-bit counts of the kernels",
     ("cpp/spgemm/tiles/panel_merge.cuh", "kFull"): "every lane of a warp (shuffle masks)",
+    ("cpp/spgemm/tiles/multiply.cuh", "kTableTiles"): "the A tiles of a kind-1 panel: one per lane of a warp",
     ("cpp/spmm/csr/geometry.hpp", "kVectorBytes"): "the widest load of a thread (16 bytes): "
                                                   "a vector of B, V = 16 / element size",
     ("cpp/spmm/blocks/kernel.cuh", "kFull"): "every lane of a warp (shuffle masks)",

@@ -51,6 +51,13 @@ __device__ __forceinline__ T fetch(const T* values, const bitmap_tile& t, int bi
     return (t.bits >> bit) & 1u ? __ldg(values + t.offset + rank_below(t.bits, bit)) : zero_of<T>();
 }
 
+// A B tile as a pair's owner lane hands it to the warp: its bits, the position of its
+// first value and of its first value in rows 4..7.
+struct shared_b_tile {
+    std::uint64_t bits;
+    int offset, offset_hi;
+};
+
 // ---- fp64 tensor cores --------------------------------------------------------------
 template <class T>  // double, or float widened to double
 struct dmma_policy {
@@ -58,8 +65,13 @@ struct dmma_policy {
     const T* av;  // A's and B's packed values
     const T* bv;
     double acc[2];
+    // This lane's bit of B(q, g) in the low word of a B tile (of B(q + 4, g) in the high),
+    // and the bits below it.
+    unsigned b_bit, b_below;
 
-    __device__ dmma_policy(const T* a, const T* b) : av(a), bv(b) {}
+    __device__ dmma_policy(const T* a, const T* b)
+        : av(a), bv(b), b_bit(1u << tile_bit(mma::f64_8x8x4::b_row(lane()), mma::f64_8x8x4::b_col(lane()))),
+          b_below(b_bit - 1) {}
     __device__ void clear() { acc[0] = acc[1] = 0.0; }
     // This lane's fragments of a pair: A(g, q), A(g, q + 4), B(q, g), B(q + 4, g).
     struct fragments {
@@ -87,11 +99,58 @@ struct dmma_policy {
     }
     __device__ void flush() {}
     __device__ double value(int i) const { return acc[i]; }
+
+    // ---- panels of at most 32 A tiles (multiply.cuh, panel_table) ----
+    // The same fragments and MMAs, found with less work per pair: A's from a table of
+    // positions the warp builds once per panel (A's tiles stay for the whole panel), B's
+    // from the tile's bits and two offsets its owner lane computes once per step.
+    static constexpr bool kPanelTable = true;
+    // This lane's table entry for A tile a, 16 bits: whether A(g, q) and A(g, q + 4) are
+    // stored (bits 0 and 1), how many stored elements after A(g, q)'s place A(g, q + 4)
+    // lies (bits 2..4: 0..4, the row's elements q..q + 3), and A(g, q)'s place from the
+    // panel's first value `base` (bits 5..15: a panel of 32 tiles holds at most 2048
+    // values; the place it would take when it is not stored).
+    static __device__ std::uint16_t table_entry(const bitmap_tile& a, int base) {
+        namespace L = mma::f64_8x8x4;
+        const int l = lane();
+        const int b0 = tile_bit(L::a_row(l), L::a_col(l)), b1 = b0 + 4;
+        const unsigned first = unsigned(a.offset - base + rank_below(a.bits, b0));
+        const unsigned later = unsigned(rank_below(a.bits, b1) - rank_below(a.bits, b0));
+        // Only a panel of more values than its tiles' bits (not a valid matrix) reaches
+        // 2048: its elements read as zeros rather than from outside its values.
+        if (first >= 2048u) return 0;
+        return std::uint16_t(unsigned((a.bits >> b0) & 1u) | (unsigned((a.bits >> b1) & 1u) << 1) | (later << 2) |
+                             (first << 5));
+    }
+    // B(q, g) is bit 8q + g of the low word, B(q + 4, g) the same bit of the high word:
+    // one mask per lane, and the high word's values start at offset_hi.
+    __device__ fragments gather(unsigned a_entry, const T* a_panel, const T* b_values,
+                                const shared_b_tile& b) const {
+        const unsigned bit = b_bit;
+        const unsigned lo = unsigned(b.bits), hi = unsigned(b.bits >> 32);
+        const unsigned p0 = a_entry >> 5, p1 = p0 + ((a_entry >> 2) & 7u);
+        // Whole indices first, so that each address is one multiply-add.
+        const int q0 = b.offset + __popc(lo & b_below), q1 = b.offset_hi + __popc(hi & b_below);
+        return {a_entry & 1u ? to_acc<double>(__ldg(a_panel + p0)) : 0.0,
+                a_entry & 2u ? to_acc<double>(__ldg(a_panel + p1)) : 0.0,
+                lo & bit ? to_acc<double>(__ldg(b_values + q0)) : 0.0,
+                hi & bit ? to_acc<double>(__ldg(b_values + q1)) : 0.0};
+    }
+    __device__ void pair(unsigned a_entry, const T* a_panel, const T* b_values, const shared_b_tile& b) {
+        mma_pair(gather(a_entry, a_panel, b_values, b));
+    }
+    __device__ void pair2(unsigned a1, const T* a_panel, const T* b_values, const shared_b_tile& b1, unsigned a2,
+                          const shared_b_tile& b2) {
+        const fragments first = gather(a1, a_panel, b_values, b1), second = gather(a2, a_panel, b_values, b2);
+        mma_pair(first);
+        mma_pair(second);
+    }
 };
 
 // ---- tf32 tensor cores (fp32 data, TCS_TF32_TENSOR_OP_MATH) ------------------------
 struct tf32_policy {
     using accumulator = float;
+    static constexpr bool kPanelTable = false;
     const float* av;
     const float* bv;
     float acc[4];
@@ -129,6 +188,7 @@ __device__ __forceinline__ __nv_bfloat16 as_input(__nv_bfloat16 v, __nv_bfloat16
 template <class T, class In>
 struct hmma_policy {
     using accumulator = float;
+    static constexpr bool kPanelTable = false;
     const T* av;
     const T* bv;
     float acc[4];
@@ -200,6 +260,7 @@ struct hmma_policy {
 template <class T, class Acc>  // Acc: double for fp32/fp64 data, float for 16-bit data
 struct fma_policy {
     using accumulator = Acc;
+    static constexpr bool kPanelTable = false;
     const T* av;
     const T* bv;
     Acc acc[2];

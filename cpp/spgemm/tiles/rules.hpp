@@ -30,6 +30,10 @@ constexpr int kTargetWarpsPerSm = 32;
 constexpr int kStructureThreads = 256;
 // The same for the multiplication (docs/algorithms/spgemm-tiles.md, "Load balance").
 constexpr int kMultiplyThreads = 256;
+// Blocks per SM the common multiplication kernel (kind 1 on DMMA) is compiled for: at
+// most 64 registers a thread, so that 32 warps fit an SM
+// (docs/algorithms/spgemm-tiles.md, "The multiplication's instructions").
+constexpr int kMultiplyBlocksPerSm = 4;
 
 // The segments per panel that give the multiplication about kTargetWarpsPerSm warps per SM.
 inline int segments_for(int panels, const device_info& d) {
