@@ -156,6 +156,18 @@ void plan_rest(const problem& p, shape& s) {
     s.rest = r;
 }
 
+// Row-split's pass over columns j0 .. j0 + width - 1: the plan's copies and geometry,
+// or, for the last pass of a capped product, plan_rest's where it made one.
+pass_plan pass_at(const shape& s, std::int64_t j0) {
+    if (s.n - j0 < s.width && s.rest.width == s.n - j0) return s.rest;
+    pass_plan pass;
+    pass.width = std::min(s.width, s.n - j0);
+    pass.rowwise_b = s.rowwise_b;
+    pass.rowwise_c = s.rowwise_c;
+    pass.geo = s.geo;
+    return pass;
+}
+
 // The scatter's warps: kScatterItems items each of A's merge path as stored (A's rows
 // and nonzeros, not op(A)'s).
 segmentation scatter_segments(const problem& p) {
@@ -612,18 +624,7 @@ public:
             x.merge = merge_of(s, b);
             x.records = b.records;
         }
-        pass_plan pass;
-        pass.width = s.width;
-        pass.rowwise_b = s.rowwise_b;
-        pass.rowwise_c = s.rowwise_c;
-        pass.geo = s.geo;
-        for (std::int64_t j0 = 0; j0 < s.n; j0 += s.width) {
-            if (s.n - j0 < s.width) {  // the last pass of a capped product
-                if (s.rest.width == s.n - j0) pass = s.rest;
-                pass.width = s.n - j0;
-            }
-            run_columns(p, s, pass, b, x, j0, listed);
-        }
+        for (std::int64_t j0 = 0; j0 < s.n; j0 += s.width) run_columns(p, s, pass_at(s, j0), b, x, j0, listed);
     }
 };
 
@@ -634,13 +635,13 @@ std::vector<column_pass> column_passes(const problem& p) {
     std::vector<column_pass> out;
     if (s.empty || s.no_products || s.kernel != csr_kernel::row_split) return out;
     for (std::int64_t j0 = 0; j0 < s.n; j0 += s.width) {
+        const pass_plan pass = pass_at(s, j0);
         column_pass c;
         c.first = j0;
-        c.width = std::min(s.width, s.n - j0);
-        const bool rest = c.width < s.width && s.rest.width == c.width;
-        c.geo = rest ? s.rest.geo : s.geo;
-        c.copies_b = rest ? s.rest.rowwise_b : s.rowwise_b;
-        c.copies_c = rest ? s.rest.rowwise_c : s.rowwise_c;
+        c.width = pass.width;
+        c.geo = pass.geo;
+        c.copies_b = pass.rowwise_b;
+        c.copies_c = pass.rowwise_c;
         out.push_back(c);
     }
     return out;
